@@ -1,0 +1,1 @@
+"""Talon: an authoritative multiplayer server for Sixty-Six and Schnapsen."""

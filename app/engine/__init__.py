@@ -1,0 +1,47 @@
+"""The rules engine: pure functions over immutable values; no I/O, no imports outside the
+standard library and this package.
+
+>>> from app.engine import apply, legal_actions, new_match, preset, view
+>>> state = new_match(preset("sixty-six"), seed="demo", dealer=0)
+>>> state.to_move
+1
+>>> state, events = apply(state, legal_actions(state)[0])
+>>> view(state, 0)["trick"][0]["seat"]
+1
+"""
+
+from .actions import Action, ActionError, IllegalAction
+from .cards import SUITS, Card, full_deck, parse_card
+from .dealing import new_deal, new_match, seed_commitment, shuffled_deck
+from .events import Event, redact
+from .play import legal_actions
+from .play import apply as apply
+from .rules import OPTION_NAMES, PRESETS, Rules, preset
+from .state import DealResult, State, Termination
+from .views import view
+
+__all__ = [
+    "OPTION_NAMES",
+    "PRESETS",
+    "SUITS",
+    "Action",
+    "ActionError",
+    "Card",
+    "DealResult",
+    "Event",
+    "IllegalAction",
+    "Rules",
+    "State",
+    "Termination",
+    "apply",
+    "full_deck",
+    "legal_actions",
+    "new_deal",
+    "new_match",
+    "parse_card",
+    "preset",
+    "redact",
+    "seed_commitment",
+    "shuffled_deck",
+    "view",
+]

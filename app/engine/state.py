@@ -1,0 +1,171 @@
+"""The state of a match and its current deal: an immutable value.
+
+``apply`` never changes a state; it copies it and changes the copy (through ``_evolve``), so a
+state handed out once stays as it was. Seats are numbered 0..n-1 and every per-seat field is a
+tuple of length n, so three- and four-hand variants need no new shape; ``side_of`` maps a seat to
+its side (a partnership later, the seat itself in the two-player presets).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from .cards import Card
+from .rules import Rules
+
+
+class Termination(str, Enum):
+    """How a deal ended."""
+
+    REACHED_66 = "reached_66"
+    """A player reached 66 (automatic claim mode)."""
+    CLAIM = "claim"
+    """A player claimed 66 rightly (manual claim mode)."""
+    WRONG_CLAIM = "wrong_claim"
+    """A player claimed 66 without having it (manual claim mode)."""
+    LAST_TRICK = "last_trick"
+    """The stock was played out and all cards were played."""
+    CLOSED = "closed"
+    """The player who closed the stock went out."""
+    CLOSE_FAILED = "close_failed"
+    """The player who closed the stock did not reach 66."""
+    RESIGN = "resign"
+    """A player resigned the match."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The outcome of one deal."""
+
+    deal_no: int
+    dealer: int
+    trump: str
+    seed: str
+    commitment: str
+    winner: int
+    termination: Termination
+    card_points: tuple[int, ...]
+    scores: tuple[int, ...]
+    tricks: tuple[int, ...]
+    game_points: tuple[int, ...]
+    closed_by: int | None
+
+    def to_json(self, reveal_seed: bool = True) -> dict[str, Any]:
+        """JSON form; the seed is left out unless ``reveal_seed`` (it is secret until match end)."""
+        data: dict[str, Any] = {
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "trump": self.trump,
+            "commitment": self.commitment,
+            "winner": self.winner,
+            "termination": self.termination.value,
+            "card_points": list(self.card_points),
+            "scores": list(self.scores),
+            "tricks": list(self.tricks),
+            "game_points": list(self.game_points),
+            "closed_by": self.closed_by,
+        }
+        if reveal_seed:
+            data["seed"] = self.seed
+        return data
+
+
+class State:
+    """A match in progress and its current deal. Read its fields; never assign them.
+
+    Fields: ``rules``, ``seed`` (the match seed), ``deal_no``, ``deal_seed``, ``dealer``,
+    ``hands`` (per seat), ``stock`` (top first; while ``trump_under`` its last card is the turned
+    trump card), ``trump`` (suit), ``trump_card``, ``trump_under``, ``closed_by``, ``frozen``
+    (per seat (score, tricks) when the stock was closed), ``leader``, ``to_move``, ``trick``
+    (``(seat, card)`` pairs), ``last_trick``, ``last_winner``, ``won`` (cards won per seat),
+    ``card_points``, ``tricks_won``, ``marriage_points`` (credited), ``pending`` (declared, not
+    yet credited), ``marriages`` (``(seat, suit, points)``), ``shown`` (``(seat, card)`` known to
+    be in a hand: a marriage partner or the card taken by an exchange), ``bonus`` (last trick),
+    ``game_points``, ``deal_results``, ``deal_over``, ``match_over``, ``match_winner``,
+    ``continues`` (a match deals on; a lone deal from ``new_deal`` stops after one).
+    """
+
+    rules: Rules
+    seed: str
+    deal_no: int
+    deal_seed: str
+    commitment: str
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    trump: str
+    trump_card: Card
+    trump_under: bool
+    closed_by: int | None
+    frozen: tuple[tuple[int, int], ...] | None
+    leader: int
+    to_move: int | None
+    trick: tuple[tuple[int, Card], ...]
+    last_trick: tuple[tuple[int, Card], ...] | None
+    last_winner: int | None
+    won: tuple[tuple[Card, ...], ...]
+    card_points: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    marriage_points: tuple[int, ...]
+    pending: tuple[int, ...]
+    marriages: tuple[tuple[int, str, int], ...]
+    shown: tuple[tuple[int, Card], ...]
+    bonus: tuple[int, ...]
+    game_points: tuple[int, ...]
+    deal_results: tuple[DealResult, ...]
+    deal_over: bool
+    match_over: bool
+    match_winner: int | None
+    continues: bool
+
+    def __init__(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a State is immutable; use apply() to get a new one")
+
+    def _evolve(self) -> State:
+        """A shallow copy for ``apply`` to change (its fields are tuples, so this is safe)."""
+        copy = object.__new__(State)
+        copy.__dict__.update(self.__dict__)
+        return copy
+
+    def _set(self, **fields: Any) -> None:
+        self.__dict__.update(fields)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"State({self.rules.variant}, deal {self.deal_no}, to_move={self.to_move}, "
+            f"stock={len(self.stock)}, game_points={self.game_points})"
+        )
+
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        return self.rules.players
+
+    @property
+    def stock_open(self) -> bool:
+        """True while cards are still drawn: the stock holds cards and is not closed."""
+        return bool(self.stock) and self.closed_by is None
+
+    def score(self, seat: int) -> int:
+        """Card points won plus credited marriages plus the last-trick bonus of ``seat``."""
+        return self.card_points[seat] + self.marriage_points[seat] + self.bonus[seat]
+
+    def side_of(self, seat: int) -> int:
+        """The side ``seat`` plays for (its own in every two-player preset)."""
+        return seat
+
+    def opponents(self, seat: int) -> tuple[int, ...]:
+        """The seats playing against ``seat``."""
+        return tuple(s for s in range(self.seats) if self.side_of(s) != self.side_of(seat))
