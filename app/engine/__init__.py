@@ -14,8 +14,8 @@ from .actions import Action, ActionError, IllegalAction
 from .cards import SUITS, Card, full_deck, parse_card
 from .dealing import new_deal, new_match, seed_commitment, shuffled_deck
 from .events import Event, redact
-from .play import legal_actions
 from .play import apply as apply
+from .play import legal_actions
 from .rules import OPTION_NAMES, PRESETS, Rules, preset
 from .state import DealResult, State, Termination
 from .views import view

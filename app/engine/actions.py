@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Any, ClassVar, Final
 
 from .cards import Card, parse_card
@@ -64,7 +65,7 @@ class Action:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("actions are immutable")
 
-    def __reduce__(self) -> tuple[type[Action], tuple[str, Card | None, bool]]:
+    def __reduce__(self) -> tuple[builtins.type[Action], tuple[str, Card | None, bool]]:
         return (Action, (self.type, self.card, self.marriage))
 
     @classmethod
@@ -85,7 +86,7 @@ class Action:
     def from_json(cls, obj: object) -> Action:
         """Parse a JSON action dict; raise :class:`ActionError` for anything malformed."""
         if not isinstance(obj, dict):
-            raise ActionError("an action must be a JSON object such as {\"type\": \"play\"}")
+            raise ActionError('an action must be a JSON object such as {"type": "play"}')
         kind = obj.get("type")
         if not isinstance(kind, str) or kind not in ACTION_TYPES:
             raise ActionError(
@@ -100,7 +101,7 @@ class Action:
             raise ActionError(f"unknown field {_short(sorted(extra)[0])} in a play action")
         code = obj.get("card")
         if not isinstance(code, str):
-            raise ActionError("a play action needs a card code such as \"QH\"")
+            raise ActionError('a play action needs a card code such as "QH"')
         try:
             card = parse_card(code)
         except ValueError as exc:

@@ -8,6 +8,7 @@ equal cards goes to the one played first.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import ClassVar, Final
 
 SUITS: Final = ("C", "D", "H", "S")
@@ -101,6 +102,7 @@ def parse_card(code: str) -> Card:
     return card
 
 
+@cache
 def full_deck(size: int) -> tuple[Card, ...]:
     """The cards of a deck of ``size`` (24, 20, 32 or 48) in a fixed order (suit, then rank).
 

@@ -9,6 +9,7 @@ language: block ``i`` is ``sha256(f"{seed}:{i}")``, read as big-endian 32-bit wo
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
@@ -35,11 +36,11 @@ def first_dealer(match_seed: str, players: int) -> int:
 
 
 def _words(seed: str) -> Iterator[int]:
+    """Big-endian 32-bit words of sha256(f"{seed}:0"), sha256(f"{seed}:1"), ..."""
     block = 0
     while True:
         digest = hashlib.sha256(f"{seed}:{block}".encode()).digest()
-        for i in range(0, 32, 4):
-            yield int.from_bytes(digest[i : i + 4], "big")
+        yield from struct.unpack(">8I", digest)
         block += 1
 
 
@@ -105,8 +106,9 @@ def start_deal(
     cards: Sequence[Card],
     game_points: tuple[int, ...],
     continues: bool,
+    announce: bool = True,
 ) -> tuple[State, list[Event]]:
-    """A state at the start of a deal, and the events that announce it."""
+    """A state at the start of a deal, and (with ``announce``) the events that announce it."""
     n = rules.players
     hands, turned, rest = deal_cards(rules, cards, dealer)
     zeros = (0,) * n
@@ -151,6 +153,8 @@ def start_deal(
     else:
         state = base._evolve()
         state._set(**fields)
+    if not announce:
+        return state, []
     events = [
         Event(
             "deal_started",
@@ -200,6 +204,7 @@ def new_match(rules: Rules, seed: str, dealer: int | None = None) -> State:
         cards=shuffled_deck(rules.deck, first),
         game_points=(0,) * rules.players,
         continues=True,
+        announce=False,
     )
     return state
 
@@ -241,6 +246,7 @@ def new_deal(
         cards=cards,
         game_points=points,
         continues=False,
+        announce=False,
     )
     return state
 

@@ -16,9 +16,7 @@ from .scoring import GOING_OUT, judge
 from .state import State, Termination
 
 PLAY: Final = {Card(r, s): Action("play", Card(r, s)) for s in SUITS for r in "789JQKTA"}
-PLAY_MARRIAGE: Final = {
-    Card(r, s): Action("play", Card(r, s), True) for s in SUITS for r in "KQ"
-}
+PLAY_MARRIAGE: Final = {Card(r, s): Action("play", Card(r, s), True) for s in SUITS for r in "KQ"}
 PARTNER: Final = {Card("K", s): Card("Q", s) for s in SUITS} | {
     Card("Q", s): Card("K", s) for s in SUITS
 }
@@ -104,18 +102,23 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     if mover is None or (seat is not None and seat != mover):
         return []
     hand = state.hands[mover]
+    rules = state.rules
+    if rules.deck == 48:
+        hand = tuple(dict.fromkeys(hand))
     if state.trick:
-        return [PLAY[c] for c in dict.fromkeys(follow_cards(state, hand))]
-    actions = [PLAY[c] for c in dict.fromkeys(hand)]
-    if marriages_allowed(state):
-        for card in dict.fromkeys(hand):
+        return [PLAY[c] for c in follow_cards(state, hand)]
+    actions = [PLAY[c] for c in hand]
+    stock_open = state.closed_by is None and bool(state.stock)
+    if stock_open or rules.marriages_in_strict_phase:
+        for card in hand:
             if card.rank in "KQ" and PARTNER[card] in hand:
                 actions.append(PLAY_MARRIAGE[card])
-    if can_exchange(state, mover):
-        actions.append(EXCHANGE)
-    if can_close(state, mover):
-        actions.append(CLOSE)
-    if state.rules.claim == "manual":
+    if stock_open:
+        if can_exchange(state, mover):
+            actions.append(EXCHANGE)
+        if len(state.stock) >= rules.close_min_stock:
+            actions.append(CLOSE)
+    if rules.claim == "manual":
         actions.append(CLAIM)
     return actions
 
@@ -147,8 +150,9 @@ def apply(
         raise IllegalAction("deal_over", "The deal is over.")
     if seat is None:
         seat = state.to_move
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
+    elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
         raise IllegalAction("bad_seat", "There is no such seat at this table.")
+    assert seat is not None
     if action.type == "resign":
         return _resign(state, seat)
     if seat != state.to_move:
@@ -201,30 +205,29 @@ def _follow_error(state: State, hand: tuple[Card, ...], card: Card) -> IllegalAc
 def _play(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
     card = _check_play(state, seat, action)
     new = state._evolve()
-    hand = list(state.hands[seat])
-    hand.remove(card)
-    hands = list(state.hands)
-    hands[seat] = tuple(hand)
+    fields = new.__dict__
+    hands = state.hands
+    hand = hands[seat]
+    i = hand.index(card)
+    fields["hands"] = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
     trick = (*state.trick, (seat, card))
-    changes: dict[str, Any] = {"hands": tuple(hands), "trick": trick}
-    if (seat, card) in state.shown:
+    fields["trick"] = trick
+    if state.shown and (seat, card) in state.shown:
         shown = list(state.shown)
         shown.remove((seat, card))
-        changes["shown"] = tuple(shown)
+        fields["shown"] = tuple(shown)
     events = [Event("card_played", {"seat": seat, "card": card.code})]
-    new._set(**changes)
-    if action.marriage:
-        if _declare_marriage(new, seat, card, events):
-            return _finish(new, seat, Termination.REACHED_66, None, events)
-    n = state.seats
+    if action.marriage and _declare_marriage(new, seat, card, events):
+        return _finish(new, seat, Termination.REACHED_66, None, events)
+    n = state.rules.players
     if len(trick) < n:
-        new._set(to_move=(seat + 1) % n)
+        fields["to_move"] = (seat + 1) % n
         return new, events
     return _complete_trick(new, events)
 
 
 def _declare_marriage(state: State, seat: int, card: Card, events: list[Event]) -> bool:
-    """Record a marriage; credit it at once if the declarer has a trick. True if that ends the deal."""
+    """Record a marriage (credited now if the declarer has a trick); True if that ends the deal."""
     partner = PARTNER[card]
     points = marriage_points(state, card.suit)
     credited = state.tricks_won[seat] > 0
@@ -249,78 +252,83 @@ def _declare_marriage(state: State, seat: int, card: Card, events: list[Event]) 
         )
     )
     if credited and state.rules.claim == "auto":
-        _score_event(state, seat, events)
+        events[-1].data["score"] = state.score(seat)
         return state.score(seat) >= GOING_OUT
     return False
 
 
 def _complete_trick(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    """Give the full trick to its winner, credit a pending marriage, draw, and check the end.
+
+    In automatic claim mode each event that changes a score carries the new ``score``.
+    """
     trick = state.trick
     trump = state.trump
     winner, best = trick[0]
+    points = best.points
     for seat, card in trick[1:]:
-        if beats(card, best, trump):
+        points += card.points
+        if card.suit == best.suit:
+            if card.strength > best.strength:
+                winner, best = seat, card
+        elif card.suit == trump:
             winner, best = seat, card
-    points = sum(card.points for _, card in trick)
+    fields = state.__dict__
     won = list(state.won)
-    won[winner] = won[winner] + tuple(card for _, card in trick)
-    state._set(
-        trick=(),
-        last_trick=trick,
-        last_winner=winner,
-        won=tuple(won),
-        card_points=_add(state.card_points, winner, points),
-        tricks_won=_add(state.tricks_won, winner, 1),
-        leader=winner,
-        to_move=winner,
-    )
-    data: dict[str, Any] = {
-        "seat": winner,
-        "cards": [{"seat": s, "card": c.code} for s, c in trick],
-    }
-    manual = state.rules.claim == "manual"
-    if not manual:
-        data["points"] = points
-    events.append(Event("trick_won", data))
+    won[winner] += tuple(card for _, card in trick)
+    fields["trick"] = ()
+    fields["last_trick"] = trick
+    fields["last_winner"] = winner
+    fields["won"] = tuple(won)
+    fields["card_points"] = _add(state.card_points, winner, points)
+    fields["tricks_won"] = _add(state.tricks_won, winner, 1)
+    fields["leader"] = fields["to_move"] = winner
     pending = state.pending[winner]
     if pending:
-        state._set(
-            pending=_add(state.pending, winner, -pending),
-            marriage_points=_add(state.marriage_points, winner, pending),
-        )
-        events.append(Event("marriage_credited", {"seat": winner, "points": pending}))
+        fields["pending"] = _add(state.pending, winner, -pending)
+        fields["marriage_points"] = _add(state.marriage_points, winner, pending)
+    manual = state.rules.claim == "manual"
+    cards = [{"seat": s, "card": c.code} for s, c in trick]
+    data: dict[str, Any] = {"seat": winner, "cards": cards}
     if not manual:
-        _score_event(state, winner, events)
-    if state.stock_open:
+        data["points"] = points
+        data["score"] = state.score(winner) - pending
+    events.append(Event("trick_won", data))
+    if pending:
+        events.append(_scored("marriage_credited", state, winner, pending, manual))
+    if state.closed_by is None and state.stock:
         _draw(state, winner, events)
     if not manual and state.score(winner) >= GOING_OUT:
         return _finish(state, winner, Termination.REACHED_66, None, events)
     if not any(state.hands):
-        if state.closed_by is None and state.rules.last_trick_bonus:
-            bonus = state.rules.last_trick_bonus
-            state._set(bonus=_add(state.bonus, winner, bonus))
-            events.append(Event("last_trick_bonus", {"seat": winner, "points": bonus}))
-            if not manual:
-                _score_event(state, winner, events)
+        bonus = state.rules.last_trick_bonus
+        if state.closed_by is None and bonus:
+            fields["bonus"] = _add(state.bonus, winner, bonus)
+            events.append(_scored("last_trick_bonus", state, winner, bonus, manual))
         return _finish(state, winner, Termination.LAST_TRICK, None, events)
     return state, events
 
 
-def _score_event(state: State, seat: int, events: list[Event]) -> None:
-    events.append(Event("score", {"seat": seat, "score": state.score(seat)}))
+def _scored(kind: str, state: State, seat: int, points: int, manual: bool) -> Event:
+    """An event that adds ``points`` to ``seat``; with the new score unless scores are hidden."""
+    data = {"seat": seat, "points": points}
+    if not manual:
+        data["score"] = state.score(seat)
+    return Event(kind, data)
 
 
 def _draw(state: State, winner: int, events: list[Event]) -> None:
     """After a trick the winner draws first, then the others in turn, while the stock lasts."""
     n = state.seats
-    stock = list(state.stock)
+    stock = state.stock
     hands = list(state.hands)
     trump_under = state.trump_under
     for k in range(n):
         if not stock:
             break
         seat = (winner + k) % n
-        card = stock.pop(0)
+        card = stock[0]
+        stock = stock[1:]
         hands[seat] = (*hands[seat], card)
         if not stock and trump_under:
             trump_under = False
@@ -329,10 +337,17 @@ def _draw(state: State, winner: int, events: list[Event]) -> None:
             )
         else:
             events.append(
-                Event("card_drawn", {"seat": seat, "card": card.code}, only=seat,
-                      redacted={"seat": seat})
+                Event(
+                    "card_drawn",
+                    {"seat": seat, "card": card.code},
+                    only=seat,
+                    redacted={"seat": seat},
+                )
             )
-    state._set(stock=tuple(stock), hands=tuple(hands), trump_under=trump_under)
+    fields = state.__dict__
+    fields["stock"] = stock
+    fields["hands"] = tuple(hands)
+    fields["trump_under"] = trump_under
 
 
 def _exchange(state: State, seat: int) -> tuple[State, list[Event]]:

@@ -152,9 +152,7 @@ def preset(name: str, **overrides: Any) -> Rules:
     try:
         base = _PRESETS[name]
     except (KeyError, TypeError):
-        raise ValueError(
-            f"unknown variant {name!r} (use one of {', '.join(PRESETS)})"
-        ) from None
+        raise ValueError(f"unknown variant {name!r} (use one of {', '.join(PRESETS)})") from None
     for key in overrides:
         if key not in OPTION_NAMES:
             raise ValueError(f"unknown option {key!r}")

@@ -43,12 +43,12 @@ def judge(state: State, winner: int, termination: Termination, actor: int | None
     closer = state.closed_by
     if termination is Termination.RESIGN:
         pass
-    elif closer is not None and termination is not Termination.RESIGN:
+    elif closer is not None:
         if termination is Termination.WRONG_CLAIM and actor != closer:
             _wrong_claim(state, actor if actor is not None else winner, awarded)
         elif winner == closer and termination is not Termination.WRONG_CLAIM:
-            winner_ok = termination is not Termination.LAST_TRICK or state.score(closer) >= GOING_OUT
-            if winner_ok:
+            went_out = state.score(closer) >= GOING_OUT
+            if termination is not Termination.LAST_TRICK or went_out:
                 termination = Termination.CLOSED
                 _award_frozen(state, closer, awarded)
             else:
@@ -114,7 +114,8 @@ def _wrong_claim(state: State, claimer: int, awarded: list[int]) -> None:
         awarded[opponent] = 3 if state.tricks_won[opponent] == 0 else 2
     else:
         points = counted_score(
-            rules, state.card_points[opponent] + state.bonus[opponent],
+            rules,
+            state.card_points[opponent] + state.bonus[opponent],
             state.marriage_points[opponent],
         )
         awarded[opponent] = deal_value(rules, points, state.tricks_won[opponent])

@@ -9,14 +9,14 @@ its side (a partnership later, the seat itself in the two-player presets).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from .cards import Card
 from .rules import Rules
 
 
-class Termination(str, Enum):
+class Termination(StrEnum):
     """How a deal ended."""
 
     REACHED_66 = "reached_66"
@@ -78,7 +78,7 @@ class State:
     Fields: ``rules``, ``seed`` (the match seed), ``deal_no``, ``deal_seed``, ``dealer``,
     ``hands`` (per seat), ``stock`` (top first; while ``trump_under`` its last card is the turned
     trump card), ``trump`` (suit), ``trump_card``, ``trump_under``, ``closed_by``, ``frozen``
-    (per seat (score, tricks) when the stock was closed), ``leader``, ``to_move``, ``trick``
+    (per seat (card points, marriages, tricks) when the stock was closed), ``leader``, ``to_move``, ``trick``
     (``(seat, card)`` pairs), ``last_trick``, ``last_winner``, ``won`` (cards won per seat),
     ``card_points``, ``tricks_won``, ``marriage_points`` (credited), ``pending`` (declared, not
     yet credited), ``marriages`` (``(seat, suit, points)``), ``shown`` (``(seat, card)`` known to
@@ -99,7 +99,7 @@ class State:
     trump_card: Card
     trump_under: bool
     closed_by: int | None
-    frozen: tuple[tuple[int, int], ...] | None
+    frozen: tuple[tuple[int, int, int], ...] | None
     leader: int
     to_move: int | None
     trick: tuple[tuple[int, Card], ...]
