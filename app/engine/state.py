@@ -75,16 +75,21 @@ class DealResult:
 class State:
     """A match in progress and its current deal. Read its fields; never assign them.
 
-    Fields: ``rules``, ``seed`` (the match seed), ``deal_no``, ``deal_seed``, ``dealer``,
-    ``hands`` (per seat), ``stock`` (top first; while ``trump_under`` its last card is the turned
-    trump card), ``trump`` (suit), ``trump_card``, ``trump_under``, ``closed_by``, ``frozen``
-    (per seat (card points, marriages, tricks) when the stock was closed), ``leader``, ``to_move``, ``trick``
-    (``(seat, card)`` pairs), ``last_trick``, ``last_winner``, ``won`` (cards won per seat),
-    ``card_points``, ``tricks_won``, ``marriage_points`` (credited), ``pending`` (declared, not
-    yet credited), ``marriages`` (``(seat, suit, points)``), ``shown`` (``(seat, card)`` known to
-    be in a hand: a marriage partner or the card taken by an exchange), ``bonus`` (last trick),
-    ``game_points``, ``deal_results``, ``deal_over``, ``match_over``, ``match_winner``,
-    ``continues`` (a match deals on; a lone deal from ``new_deal`` stops after one).
+    Fields:
+
+    * match: ``rules``, ``seed`` (the match seed), ``game_points``, ``deal_results``,
+      ``match_over``, ``match_winner``, ``continues`` (a match deals on; a lone deal from
+      ``new_deal`` stops after one);
+    * deal: ``deal_no``, ``deal_seed``, ``commitment``, ``dealer``, ``deal_over``;
+    * cards: ``hands`` (per seat), ``stock`` (top first; while ``trump_under`` its last card is
+      the turned trump card), ``trump`` (suit), ``trump_card``, ``trump_under``;
+    * closing: ``closed_by``, ``frozen`` (per seat (card points, marriages, tricks) at closing);
+    * play: ``leader``, ``to_move``, ``trick`` (``(seat, card)`` pairs), ``last_trick``,
+      ``last_winner``;
+    * score: ``won`` (cards won per seat), ``card_points``, ``tricks_won``, ``marriage_points``
+      (credited), ``pending`` (declared, not yet credited), ``marriages`` (``(seat, suit,
+      points)``), ``shown`` (``(seat, card)`` known to be in a hand: a marriage partner or the
+      card taken by an exchange), ``bonus`` (last trick).
     """
 
     rules: Rules
