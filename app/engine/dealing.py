@@ -133,6 +133,7 @@ def start_deal(
         trick=(),
         last_trick=None,
         last_winner=None,
+        history=(),
         won=((),) * n,
         card_points=zeros,
         tricks_won=zeros,

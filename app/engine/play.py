@@ -279,6 +279,7 @@ def _complete_trick(state: State, events: list[Event]) -> tuple[State, list[Even
     fields["trick"] = ()
     fields["last_trick"] = trick
     fields["last_winner"] = winner
+    fields["history"] = (*state.history, (trick, winner))
     fields["won"] = tuple(won)
     fields["card_points"] = _add(state.card_points, winner, points)
     fields["tricks_won"] = _add(state.tricks_won, winner, 1)

@@ -85,7 +85,7 @@ class State:
       the turned trump card), ``trump`` (suit), ``trump_card``, ``trump_under``;
     * closing: ``closed_by``, ``frozen`` (per seat (card points, marriages, tricks) at closing);
     * play: ``leader``, ``to_move``, ``trick`` (``(seat, card)`` pairs), ``last_trick``,
-      ``last_winner``;
+      ``last_winner``, ``history`` (the deal's completed tricks with their winners);
     * score: ``won`` (cards won per seat), ``card_points``, ``tricks_won``, ``marriage_points``
       (credited), ``pending`` (declared, not yet credited), ``marriages`` (``(seat, suit,
       points)``), ``shown`` (``(seat, card)`` known to be in a hand: a marriage partner or the
@@ -110,6 +110,7 @@ class State:
     trick: tuple[tuple[int, Card], ...]
     last_trick: tuple[tuple[int, Card], ...] | None
     last_winner: int | None
+    history: tuple[tuple[tuple[tuple[int, Card], ...], int], ...]
     won: tuple[tuple[Card, ...], ...]
     card_points: tuple[int, ...]
     tricks_won: tuple[int, ...]

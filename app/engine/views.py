@@ -42,6 +42,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "last_trick": None
         if last is None
         else {"winner": state.last_winner, "cards": [{"seat": s, "card": c.code} for s, c in last]},
+        "tricks": [
+            {"winner": w, "cards": [{"seat": s, "card": c.code} for s, c in t]}
+            for t, w in state.history
+        ],
         "tricks_won": list(state.tricks_won),
         "scores": None if manual else [state.score(s) for s in range(n)],
         "pending_marriages": list(state.pending),
