@@ -1,0 +1,11 @@
+"""HTTP and WebSocket routes: one router per resource, gathered in ``api_router``."""
+
+from fastapi import APIRouter
+
+from app.api import health, matches, players, tables, ws
+
+api_router = APIRouter()
+for module in (health, players, tables, matches, ws):
+    api_router.include_router(module.router)
+
+__all__ = ["api_router"]

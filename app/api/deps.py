@@ -1,0 +1,60 @@
+"""Dependencies as ``Annotated`` aliases, so route signatures stay short."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from app.services import Services
+from app.services.errors import Unauthorized
+from app.services.history import HistoryService
+from app.services.tables import TableService
+from app.store import Player
+
+bearer = HTTPBearer(auto_error=False, description="The token from POST /api/players.")
+
+
+def get_services(request: Request) -> Services:
+    """The running application's services (built by the lifespan)."""
+    services: Services = request.app.state.services
+    return services
+
+
+def get_tables(request: Request) -> TableService:
+    """The lobby and table registry."""
+    return get_services(request).tables
+
+
+def get_history(request: Request) -> HistoryService:
+    """Match history queries."""
+    return get_services(request).history
+
+
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+async def current_player(
+    tables: Annotated[TableService, Depends(get_tables)], creds: Credentials
+) -> Player:
+    """The player named by the bearer token; 401 without a valid one."""
+    if creds is None:
+        raise Unauthorized("missing_token", "Send 'Authorization: Bearer <token>'.")
+    return await tables.identify(creds.credentials)
+
+
+async def optional_player(
+    tables: Annotated[TableService, Depends(get_tables)], creds: Credentials
+) -> Player | None:
+    """The player if a token is sent (a bad token is still a 401), else None."""
+    if creds is None:
+        return None
+    return await tables.identify(creds.credentials)
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+TablesDep = Annotated[TableService, Depends(get_tables)]
+HistoryDep = Annotated[HistoryService, Depends(get_history)]
+PlayerDep = Annotated[Player, Depends(current_player)]
+MaybePlayerDep = Annotated[Player | None, Depends(optional_player)]

@@ -1,0 +1,141 @@
+"""Wire schemas: the JSON bodies of the REST API (separate from the database models)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ErrorDetail(BaseModel):
+    """A stable machine code and a sentence for people."""
+
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every error the API returns."""
+
+    error: ErrorDetail
+
+
+class PlayerCreate(BaseModel):
+    """``POST /api/players``."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200, examples=["Anna"])
+
+
+class PlayerOut(BaseModel):
+    """A player as anyone may see it."""
+
+    id: str
+    name: str
+
+
+class PlayerCreated(PlayerOut):
+    """A new guest with its bearer token (shown only this once)."""
+
+    token: str
+
+
+class TableCreate(BaseModel):
+    """``POST /api/tables``."""
+
+    model_config = ConfigDict(extra="forbid")
+    variant: str = Field(default="sixty-six", examples=["sixty-six", "schnapsen"])
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 10}])
+    visibility: Literal["public", "private"] = "public"
+
+
+class JoinRequest(BaseModel):
+    """``POST /api/tables/{id}/join``."""
+
+    model_config = ConfigDict(extra="forbid")
+    invite_code: str | None = Field(default=None, max_length=64)
+    seat: int | None = None
+
+
+class SeatOut(BaseModel):
+    """One seat: empty when ``player_id`` is null."""
+
+    seat: int
+    player_id: str | None
+    name: str | None
+
+
+class TableOut(BaseModel):
+    """A table. ``invite_code`` is shown to seated players only."""
+
+    id: str
+    variant: str
+    options: dict[str, Any]
+    visibility: str
+    status: Literal["open", "live", "finished"]
+    seats: list[SeatOut]
+    match_id: int | None
+    version: int
+    invite_code: str | None
+    invite_url: str
+
+
+class TableList(BaseModel):
+    """``GET /api/tables``."""
+
+    tables: list[TableOut]
+
+
+class MatchPlayer(BaseModel):
+    """Who played a seat."""
+
+    seat: int
+    player_id: str
+    name: str
+
+
+class MatchOut(BaseModel):
+    """A match's public record; ``deals`` are the engine's per-deal results."""
+
+    id: int
+    table_id: str
+    variant: str
+    rules: dict[str, Any]
+    status: Literal["live", "finished"]
+    players: list[MatchPlayer]
+    winner: int | None
+    game_points: list[int]
+    deals: list[dict[str, Any]]
+    started_at: str
+    finished_at: str | None
+
+
+class MatchPage(BaseModel):
+    """A page of matches, newest first; pass ``next`` as ``before`` for the next page."""
+
+    matches: list[MatchOut]
+    next: int | None
+
+
+class LoggedAction(BaseModel):
+    """One accepted action."""
+
+    version: int
+    seat: int
+    action: dict[str, Any]
+
+
+class MatchLog(MatchOut):
+    """A finished match's full record: its seed and every action, enough to replay it."""
+
+    seed: str
+    dealer: int | None
+    base_version: int
+    actions: list[LoggedAction]
+
+
+class Health(BaseModel):
+    """``GET /healthz``."""
+
+    status: Literal["ok"]
+    database: Literal["ok"]

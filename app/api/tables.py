@@ -1,0 +1,62 @@
+"""``/api/tables``: create, list, join, leave and rematch."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body
+
+from app.api.deps import MaybePlayerDep, PlayerDep, TablesDep
+from app.api.schemas import ErrorBody, JoinRequest, TableCreate, TableList, TableOut
+
+router = APIRouter(
+    prefix="/api/tables",
+    tags=["tables"],
+    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}, 409: {"model": ErrorBody}},
+)
+
+
+@router.post("", status_code=201, response_model=TableOut, responses={422: {"model": ErrorBody}})
+async def create_table(body: TableCreate, player: PlayerDep, tables: TablesDep) -> Any:
+    """Open a table; the creator takes seat 0. Unknown variants or options answer 422."""
+    return await tables.create_table(player, body.variant, body.options, body.visibility)
+
+
+@router.get("", response_model=TableList)
+async def list_tables(
+    tables: TablesDep,
+    player: MaybePlayerDep,
+    status: Literal["open", "live"] = "open",
+) -> Any:
+    """Public tables waiting for players (``open``) or under way to watch (``live``)."""
+    return {"tables": await tables.list_tables(status, player.id if player else None)}
+
+
+@router.get("/{table_id}", response_model=TableOut)
+async def get_table(table_id: str, tables: TablesDep, player: MaybePlayerDep) -> Any:
+    """One table (seated players also see its invite code)."""
+    return await tables.get_table(table_id, player.id if player else None)
+
+
+@router.post("/{table_id}/join", response_model=TableOut, responses={403: {"model": ErrorBody}})
+async def join_table(
+    table_id: str,
+    player: PlayerDep,
+    tables: TablesDep,
+    body: Annotated[JoinRequest | None, Body()] = None,
+) -> Any:
+    """Take a seat (a private table needs its invite code); a full table starts its match."""
+    body = body or JoinRequest()
+    return await tables.join(player, table_id, body.invite_code, body.seat)
+
+
+@router.post("/{table_id}/leave", response_model=TableOut)
+async def leave_table(table_id: str, player: PlayerDep, tables: TablesDep) -> Any:
+    """Give up a seat before the match starts."""
+    return await tables.leave(player, table_id)
+
+
+@router.post("/{table_id}/rematch", response_model=TableOut, responses={403: {"model": ErrorBody}})
+async def rematch(table_id: str, player: PlayerDep, tables: TablesDep) -> Any:
+    """Start a new match with the same players once the last one is over."""
+    return await tables.rematch(player, table_id)

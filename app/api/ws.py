@@ -1,0 +1,245 @@
+"""``/ws/tables/{id}``: the live table protocol (docs/protocol.md).
+
+The route only speaks the protocol: it greets, forwards actions to the table's authority and
+pumps the frames the service has already redacted for this viewer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from app.services import Services
+from app.services.authority import TableAuthority
+from app.services.errors import NotFound, ServiceError, Unauthorized
+from app.services.hub import Frame, viewer_key
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+router = APIRouter()
+
+# Close codes (docs/protocol.md).
+CLOSE_NORMAL = 1000
+CLOSE_TOO_BIG = 1009
+CLOSE_INTERNAL = 1011
+CLOSE_BAD_HELLO = 4000
+CLOSE_BAD_TOKEN = 4001
+CLOSE_NO_TABLE = 4004
+CLOSE_TOO_SLOW = 4008
+
+
+class Connection:
+    """One WebSocket viewer: a bounded send queue drained by its own task.
+
+    ``deliver`` never blocks: a viewer that falls ``limit`` frames behind is closed with
+    4008 and recovers by reconnecting with ``since``; the others never wait for it.
+    """
+
+    def __init__(self, websocket: WebSocket, limit: int, player_id: str | None) -> None:
+        self.websocket = websocket
+        self.player_id = player_id
+        self.seat: int | None = None
+        self.queue: asyncio.Queue[Frame] = asyncio.Queue(maxsize=limit)
+        self.closing = False
+        self._pump: asyncio.Task[None] | None = None
+
+    @property
+    def viewer(self) -> str:
+        """This connection's viewer key: its seat, or ``spectator``."""
+        return viewer_key(self.seat)
+
+    def deliver(self, frame: Frame) -> None:
+        """Queue a frame; follows seat changes announced by ``welcome`` and ``table``."""
+        kind = frame.get("type")
+        if kind == "welcome":
+            self.seat = frame.get("seat")
+        elif kind == "table" and self.player_id is not None:
+            seats = frame["table"]["seats"]
+            self.seat = next((s["seat"] for s in seats if s["player_id"] == self.player_id), None)
+        self.send(frame)
+
+    def send(self, frame: Frame) -> None:
+        """Queue a frame for this connection only; overflow closes it with 4008."""
+        if self.closing:
+            return
+        try:
+            self.queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            self.closing = True
+            asyncio.get_running_loop().create_task(self._close_too_slow())
+
+    def start(self) -> None:
+        """Start draining the queue into the socket."""
+        self._pump = asyncio.get_running_loop().create_task(self._drain())
+
+    async def stop(self) -> None:
+        """Stop the pump (the socket itself is closed by the caller or the peer)."""
+        if self._pump is not None:
+            self._pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._pump
+
+    async def _drain(self) -> None:
+        while True:
+            frame = await self.queue.get()
+            await self.websocket.send_text(json.dumps(frame, separators=(",", ":")))
+
+    async def _close_too_slow(self) -> None:
+        await self.stop()
+        await close(self.websocket, CLOSE_TOO_SLOW, "too far behind; reconnect with since")
+
+
+async def close(websocket: WebSocket, code: int, reason: str) -> None:
+    """Close unless already closed; never raises."""
+    if websocket.application_state == WebSocketState.DISCONNECTED:
+        return
+    with contextlib.suppress(Exception):
+        await websocket.close(code=code, reason=reason)
+
+
+def error_frame(code: str, message: str, ref: Any = None, **extra: Any) -> Frame:
+    """An ``error`` frame; ``id`` echoes the client's action id (or null)."""
+    return {"type": "error", "id": ref, "code": code, "message": message, **extra}
+
+
+def parse(text: str) -> tuple[dict[str, Any] | None, Frame | None]:
+    """A client message as a dict, or the error frame that answers it."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return None, error_frame("bad_json", "The message is not valid JSON.")
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        return None, error_frame("bad_message", "A message must be an object with a 'type'.")
+    return message, None
+
+
+async def receive_text(websocket: WebSocket, settings: Settings) -> str | None:
+    """The next text frame, or None once the socket is gone; oversized frames close it."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        data = message.get("bytes") or b""
+        text = data.decode("utf-8", errors="replace")
+    if len(text.encode("utf-8")) > settings.ws_max_frame_bytes:
+        await close(
+            websocket, CLOSE_TOO_BIG, f"frames are limited to {settings.ws_max_frame_bytes} bytes"
+        )
+        return None
+    return text
+
+
+async def greet(
+    websocket: WebSocket, services: Services, settings: Settings, table_id: str
+) -> tuple[TableAuthority, str | None, int | None] | None:
+    """Wait for ``hello``; the table, the player id (None: spectator) and ``since``."""
+    try:
+        text = await asyncio.wait_for(receive_text(websocket, settings), settings.ws_hello_timeout)
+    except TimeoutError:
+        await close(websocket, CLOSE_BAD_HELLO, "send hello first")
+        return None
+    if text is None:
+        return None
+    hello, problem = parse(text)
+    if hello is None or hello["type"] != "hello":
+        await websocket.send_json(problem or error_frame("hello_expected", "Send hello first."))
+        await close(websocket, CLOSE_BAD_HELLO, "send hello first")
+        return None
+    token, since = hello.get("token"), hello.get("since")
+    if not (token is None or isinstance(token, str)) or not (
+        since is None or (isinstance(since, int) and not isinstance(since, bool))
+    ):
+        await websocket.send_json(
+            error_frame("bad_message", "token must be a string, since an integer or null.")
+        )
+        await close(websocket, CLOSE_BAD_HELLO, "bad hello")
+        return None
+    try:
+        authority = await services.tables.authority(table_id)
+        player = await services.tables.identify(token) if token else None
+    except NotFound as exc:
+        await websocket.send_json(error_frame(exc.code, exc.message))
+        await close(websocket, CLOSE_NO_TABLE, "no such table")
+        return None
+    except Unauthorized as exc:
+        await websocket.send_json(error_frame(exc.code, exc.message))
+        await close(websocket, CLOSE_BAD_TOKEN, "bad token")
+        return None
+    return authority, (player.id if player else None), since
+
+
+async def answer(
+    connection: Connection, authority: TableAuthority, message: dict[str, Any]
+) -> None:
+    """Handle one client message after the greeting."""
+    kind = message["type"]
+    if kind == "ping":
+        connection.send({"type": "pong", "id": message.get("id")})
+        return
+    if kind != "action":
+        code = "already_greeted" if kind == "hello" else "unknown_type"
+        connection.send(
+            error_frame(code, f"Unexpected message type {kind[:32]!r}.", message.get("id"))
+        )
+        return
+    ref = message.get("id")
+    if not (ref is None or isinstance(ref, (str, int))):
+        ref = None
+    try:
+        version = await authority.act(
+            connection.player_id, message.get("version"), message.get("action")
+        )
+    except ServiceError as exc:
+        connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
+        return
+    connection.send({"type": "ack", "id": ref, "version": version})
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    """Greet, then alternate: client messages in, redacted frames out (see the module doc)."""
+    services: Services = websocket.app.state.services
+    settings: Settings = websocket.app.state.settings
+    await websocket.accept()
+    try:
+        greeted = await greet(websocket, services, settings, table_id)
+    except WebSocketDisconnect:
+        return
+    if greeted is None:
+        return
+    authority, player_id, since = greeted
+    connection = Connection(websocket, settings.ws_send_queue, player_id)
+    connection.seat = await authority.attach(
+        connection, player_id, since, max_replay=settings.ws_send_queue // 2
+    )
+    connection.start()
+    try:
+        while not connection.closing:
+            text = await receive_text(websocket, settings)
+            if text is None:
+                break
+            message, problem = parse(text)
+            if message is None:
+                connection.send(problem or error_frame("bad_message", "Unreadable message."))
+                continue
+            try:
+                await answer(connection, authority, message)
+            except Exception:
+                log.exception("message on table %s failed", table_id)
+                connection.send(
+                    error_frame(
+                        "internal", "Something went wrong on the server.", message.get("id")
+                    )
+                )
+    except WebSocketDisconnect:
+        pass
+    finally:
+        authority.detach(connection)
+        await connection.stop()

@@ -1,0 +1,63 @@
+"""The ``talon`` command: ``talon migrate`` and ``talon serve``.
+
+Settings come from the environment (``DATABASE_URL``, ``HOST``, ``PORT``, ...); the flags
+below override host and port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from app.settings import Settings, get_settings
+from app.store.migrate import upgrade
+
+
+def migrate(settings: Settings) -> None:
+    """Bring the database up to the newest schema."""
+    upgrade(settings.database_url)
+
+
+def serve(settings: Settings, host: str, port: int) -> None:
+    """Apply migrations, then run the server until interrupted."""
+    import uvicorn
+
+    from app.main import create_app
+
+    migrate(settings)
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=settings.log_level,
+        ws_max_size=settings.ws_max_frame_bytes * 4,
+        ws_ping_interval=settings.ws_ping_interval,
+        ws_ping_timeout=settings.ws_ping_timeout,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``talon`` console script."""
+    parser = argparse.ArgumentParser(prog="talon", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("migrate", help="apply database migrations")
+    serve_parser = commands.add_parser("serve", help="apply migrations and run the server")
+    serve_parser.add_argument("--host", default=None)
+    serve_parser.add_argument("--port", type=int, default=None)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    settings = get_settings()
+    if args.command == "migrate":
+        migrate(settings)
+    else:
+        serve(
+            settings,
+            args.host or settings.host,
+            args.port if args.port is not None else settings.port,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""The ASGI application: ``app.main:app`` (``uvicorn app.main:app``) or ``create_app()``.
+
+Nothing touches the database at import time: the lifespan builds the services, rebuilds every
+live table from its action log, and disposes of the engine at shutdown.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.staticfiles import StaticFiles
+
+from app.api import api_router
+from app.api import errors as api_errors
+from app.services import Services
+from app.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new application; ``settings`` default to the environment's."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services = Services.build(settings)
+        app.state.services = services
+        try:
+            rebuilt = await services.start()
+            log.info("rebuilt %d live table(s) from the action log", rebuilt)
+            yield
+        finally:
+            await services.close()
+
+    app = FastAPI(
+        title="Talon",
+        summary="Authoritative server for Sixty-Six and Schnapsen",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.allowed_origins,
+        allow_methods=["GET", "POST"],
+        allow_headers=["Authorization", "Content-Type"],
+    )
+    api_errors.install(app)
+    app.include_router(api_router)
+    if STATIC.is_dir():
+        app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
+    return app
+
+
+app = create_app()

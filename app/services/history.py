@@ -1,0 +1,103 @@
+"""Match history: finished and running matches as public records.
+
+A running match shows its players and the results of finished deals, never its seeds; its
+full log (seeds and every action) is public only once the match is over (RULES.md 4 and 7).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import async_sessionmaker
+
+from app.services.errors import Conflict, Invalid, NotFound
+from app.store import Match
+from app.store import matches as match_store
+from app.store.db import AsyncSession
+from app.store.matches import MatchSeatRow
+
+SECRET_WHILE_LIVE = ("seed",)
+
+
+def _deals(match: Match) -> list[dict[str, Any]]:
+    if match.status == "finished":
+        return list(match.deals)
+    return [{k: v for k, v in deal.items() if k not in SECRET_WHILE_LIVE} for deal in match.deals]
+
+
+def match_json(match: Match, seats: list[MatchSeatRow]) -> dict[str, Any]:
+    """A match's public record."""
+    return {
+        "id": match.id,
+        "table_id": match.table_id,
+        "variant": match.variant,
+        "rules": match.rules,
+        "status": match.status,
+        "players": [{"seat": s, "player_id": p.id, "name": p.name} for s, p in seats],
+        "winner": match.winner,
+        "game_points": list(match.game_points),
+        "deals": _deals(match),
+        "started_at": match.started_at.isoformat(),
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+    }
+
+
+class HistoryService:
+    """Read-only queries over stored matches."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], page_max: int):
+        self.sessions = sessions
+        self.page_max = page_max
+
+    async def list_matches(
+        self,
+        *,
+        player_id: str | None,
+        variant: str | None,
+        limit: int,
+        before: int | None,
+    ) -> dict[str, Any]:
+        """A page of matches, newest first, with the cursor of the next page (or None)."""
+        if not 1 <= limit <= self.page_max:
+            raise Invalid("bad_limit", f"limit must be between 1 and {self.page_max}.")
+        async with self.sessions() as session:
+            matches = await match_store.list_matches(
+                session, player_id=player_id, variant=variant, before=before, limit=limit + 1
+            )
+            page = matches[:limit]
+            seats = await match_store.seats_of_matches(session, [m.id for m in page])
+        return {
+            "matches": [match_json(m, seats[m.id]) for m in page],
+            "next": page[-1].id if len(matches) > limit else None,
+        }
+
+    async def get_match(self, match_id: int) -> dict[str, Any]:
+        """One match's public record."""
+        async with self.sessions() as session:
+            match = await self._find(session, match_id)
+            seats = await match_store.seats_of_matches(session, [match_id])
+        return match_json(match, seats[match_id])
+
+    async def match_log(self, match_id: int) -> dict[str, Any]:
+        """Seed and every action of a finished match; ``Conflict`` while it runs."""
+        async with self.sessions() as session:
+            match = await self._find(session, match_id)
+            if match.status != "finished":
+                raise Conflict("match_live", "The log is published once the match is over.")
+            seats = await match_store.seats_of_matches(session, [match_id])
+            rows = await match_store.actions_of_match(session, match_id)
+        record = match_json(match, seats[match_id])
+        record["seed"] = match.seed
+        record["dealer"] = match.dealer
+        record["base_version"] = match.base_version
+        record["actions"] = [
+            {"version": row.version, "seat": row.seat, "action": row.action} for row in rows
+        ]
+        return record
+
+    @staticmethod
+    async def _find(session: AsyncSession, match_id: int) -> Match:
+        match = await match_store.get_match(session, match_id)
+        if match is None:
+            raise NotFound("match_not_found", "There is no such match.")
+        return match

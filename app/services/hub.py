@@ -1,0 +1,85 @@
+"""Fan-out of already-redacted frames to the connections watching a table.
+
+The service renders one frame per viewer (``"0"``, ``"1"``, ... for seats, ``"spectator"``),
+or one frame for everybody (key ``"*"``), and publishes that mapping. A hub only routes: it
+never sees engine objects, so a Redis pub/sub hub can replace ``LocalHub`` by serialising the
+mapping as JSON.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+Frame = dict[str, Any]
+EVERYONE = "*"
+SPECTATOR = "spectator"
+
+
+def viewer_key(seat: int | None) -> str:
+    """The key under which a viewer's frame is published."""
+    return SPECTATOR if seat is None else str(seat)
+
+
+class Subscriber(Protocol):
+    """A connection: says which viewer it is and takes frames without ever blocking."""
+
+    @property
+    def viewer(self) -> str:
+        """Its viewer key (see ``viewer_key``)."""
+        ...
+
+    def deliver(self, frame: Frame) -> None:
+        """Queue one frame for sending; must not block or await."""
+        ...
+
+
+class Hub(Protocol):
+    """Where a table's authority publishes and its connections subscribe."""
+
+    def subscribe(self, table_id: str, subscriber: Subscriber) -> None:
+        """Start delivering this table's frames to ``subscriber``."""
+        ...
+
+    def unsubscribe(self, table_id: str, subscriber: Subscriber) -> None:
+        """Stop delivering; unknown subscribers are ignored."""
+        ...
+
+    def publish(self, table_id: str, frames: Mapping[str, Frame]) -> None:
+        """Deliver to each subscriber its viewer's frame (or the ``"*"`` frame), in order."""
+        ...
+
+    def count(self, table_id: str) -> int:
+        """How many subscribers a table has."""
+        ...
+
+
+class LocalHub:
+    """An in-process hub: delivery is a synchronous, non-blocking call per subscriber."""
+
+    def __init__(self) -> None:
+        self._subscribers: dict[str, set[Subscriber]] = defaultdict(set)
+
+    def subscribe(self, table_id: str, subscriber: Subscriber) -> None:
+        """Start delivering this table's frames to ``subscriber``."""
+        self._subscribers[table_id].add(subscriber)
+
+    def unsubscribe(self, table_id: str, subscriber: Subscriber) -> None:
+        """Stop delivering; unknown subscribers are ignored."""
+        subscribers = self._subscribers.get(table_id)
+        if subscribers is not None:
+            subscribers.discard(subscriber)
+            if not subscribers:
+                del self._subscribers[table_id]
+
+    def publish(self, table_id: str, frames: Mapping[str, Frame]) -> None:
+        """Deliver to each subscriber its viewer's frame (or the ``"*"`` frame)."""
+        for subscriber in list(self._subscribers.get(table_id, ())):
+            frame = frames.get(subscriber.viewer, frames.get(EVERYONE))
+            if frame is not None:
+                subscriber.deliver(frame)
+
+    def count(self, table_id: str) -> int:
+        """How many subscribers a table has."""
+        return len(self._subscribers.get(table_id, ()))

@@ -1,0 +1,48 @@
+"""Guest identities: random bearer tokens, stored only as SHA-256 hashes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from app.services.errors import Invalid, Unauthorized
+from app.store import Player
+from app.store import players as player_store
+from app.store.db import AsyncSession
+
+MAX_NAME = 24
+
+
+def new_token() -> str:
+    """A bearer token carrying 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
+def new_id() -> str:
+    """A short random identifier for players and tables (96 bits)."""
+    return secrets.token_urlsafe(12)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token: its SHA-256 in hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """A player name trimmed, 1 to 24 printable characters; ``Invalid`` otherwise."""
+    trimmed = name.strip()
+    if not 1 <= len(trimmed) <= MAX_NAME:
+        raise Invalid("bad_name", f"A name must have 1 to {MAX_NAME} characters once trimmed.")
+    if not trimmed.isprintable():
+        raise Invalid("bad_name", "A name may contain printable characters only.")
+    return trimmed
+
+
+async def find_player(session: AsyncSession, token: str) -> Player:
+    """The player whose token this is; ``Unauthorized`` when there is none."""
+    digest = hash_token(token)
+    player = await player_store.player_by_token_hash(session, digest)
+    if player is None or not hmac.compare_digest(player.token_hash, digest):
+        raise Unauthorized("bad_token", "The token is not valid.")
+    return player

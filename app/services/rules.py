@@ -1,0 +1,32 @@
+"""The service's few questions to the engine about rules: valid presets, options, seats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine import PRESETS, Rules, new_match, preset
+from app.services.errors import Invalid
+
+# Any fixed seed: only used to ask the engine how many seats a rule set has.
+_PROBE_SEED = "0" * 32
+
+
+def rules_for_table(variant: str, options: dict[str, Any]) -> Rules:
+    """Rules for a new table; ``Invalid`` naming the variant or option the engine refuses."""
+    if variant not in PRESETS:
+        known = ", ".join(PRESETS)
+        raise Invalid("unknown_variant", f"Unknown variant {variant!r}; known: {known}.")
+    try:
+        return preset(variant, **options)
+    except (ValueError, TypeError) as exc:
+        raise Invalid("bad_options", f"options: {exc}") from None
+
+
+def stored_rules(variant: str, options: dict[str, Any]) -> Rules:
+    """Rules rebuilt from what a table or match stored."""
+    return Rules.from_options(variant, options)
+
+
+def seat_count(rules: Rules) -> int:
+    """How many players these rules seat."""
+    return new_match(rules, _PROBE_SEED, None).seats

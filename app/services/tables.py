@@ -1,0 +1,266 @@
+"""The lobby: players, tables, seats, match starts and rematches, and the table registry.
+
+Each table has exactly one ``TableAuthority`` in this process; ``TableService.authority``
+loads it on first use (replaying a live or finished match from its log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+
+from app.engine import State, new_match
+from app.services import identity
+from app.services.authority import SeatHolder, TableAuthority, replay, seat_map
+from app.services.errors import Conflict, Forbidden, Invalid, NotFound
+from app.services.hub import Hub
+from app.services.rules import rules_for_table, seat_count, stored_rules
+from app.store import Player
+from app.store import matches as match_store
+from app.store import players as player_store
+from app.store import tables as table_store
+from app.store.db import AsyncSession
+
+VISIBILITIES = ("public", "private")
+LISTABLE = ("open", "live")
+
+
+class TableService:
+    """Lobby operations and the registry of table authorities."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], hub: Hub, public_url: str):
+        self.sessions = sessions
+        self.hub = hub
+        self.public_url = public_url.rstrip("/")
+        self._authorities: dict[str, TableAuthority] = {}
+        self._loading = asyncio.Lock()
+
+    # -- players -------------------------------------------------------------------------
+
+    async def create_player(self, name: str) -> tuple[Player, str]:
+        """A new guest and its bearer token (shown once, stored only as a hash)."""
+        clean = identity.clean_name(name)
+        token = identity.new_token()
+        async with self.sessions.begin() as session:
+            player = await player_store.add_player(
+                session, identity.new_id(), clean, identity.hash_token(token)
+            )
+        return player, token
+
+    async def identify(self, token: str) -> Player:
+        """The player holding this token (``Unauthorized`` otherwise)."""
+        async with self.sessions() as session:
+            return await identity.find_player(session, token)
+
+    # -- the registry --------------------------------------------------------------------
+
+    async def authority(self, table_id: str) -> TableAuthority:
+        """The table's authority, loaded from the store on first use."""
+        found = self._authorities.get(table_id)
+        if found is not None:
+            return found
+        async with self._loading:
+            found = self._authorities.get(table_id)
+            if found is None:
+                found = await self._load(table_id)
+                self._authorities[table_id] = found
+            return found
+
+    async def rebuild_live_tables(self) -> int:
+        """Rebuild every live table from its log (run at start); how many were rebuilt."""
+        async with self.sessions() as session:
+            ids = [table.id for table in await table_store.live_tables(session)]
+        for table_id in ids:
+            await self.authority(table_id)
+        return len(ids)
+
+    async def _load(self, table_id: str) -> TableAuthority:
+        async with self.sessions() as session:
+            table = await table_store.get_table(session, table_id)
+            if table is None:
+                raise NotFound("table_not_found", "There is no such table.")
+            seats = (await table_store.seats_of(session, [table_id]))[table_id]
+            authority = TableAuthority(
+                table_id=table.id,
+                variant=table.variant,
+                options=table.options,
+                seat_count=table.seats,
+                visibility=table.visibility,
+                invite_code=table.invite_code,
+                status=table.status,
+                version=table.version,
+                sessions=self.sessions,
+                hub=self.hub,
+                seats=seat_map(seats),
+            )
+            if table.match_id is not None:
+                match = await match_store.get_match(session, table.match_id)
+                assert match is not None
+                rows = await match_store.actions_of_match(session, match.id)
+                rules = stored_rules(match.variant, match.rules)
+                state, records = replay(rules, match.seed, match.dealer, rows, match.base_version)
+                if match.base_version + len(records) != table.version:
+                    raise RuntimeError(f"table {table_id}: log does not reach its version")
+                authority.match_id = match.id
+                authority.base_version = match.base_version
+                authority.state = state
+                authority.records = records
+        return authority
+
+    # -- tables --------------------------------------------------------------------------
+
+    def table_json(self, authority: TableAuthority, player_id: str | None) -> dict[str, Any]:
+        """A table as its viewer may see it: the invite code only for those seated."""
+        info = authority.public_info()
+        seated = authority.seat_of(player_id) is not None
+        info["invite_code"] = authority.invite_code if seated else None
+        info["invite_url"] = (
+            f"{self.public_url}/t/{authority.table_id}?invite={authority.invite_code}"
+            if seated
+            else f"{self.public_url}/t/{authority.table_id}"
+        )
+        return info
+
+    async def create_table(
+        self, player: Player, variant: str, options: dict[str, Any], visibility: str
+    ) -> dict[str, Any]:
+        """A new table with the creator in seat 0."""
+        if visibility not in VISIBILITIES:
+            raise Invalid("bad_visibility", "visibility must be 'public' or 'private'.")
+        rules = rules_for_table(variant, options)
+        table_id = identity.new_id()
+        async with self.sessions.begin() as session:
+            await table_store.add_table(
+                session,
+                id=table_id,
+                invite_code=secrets.token_urlsafe(6),
+                variant=rules.variant,
+                options=rules.options(),
+                visibility=visibility,
+                seats=seat_count(rules),
+                created_by=player.id,
+            )
+            await table_store.take_seat(session, table_id, 0, player.id)
+        return self.table_json(await self.authority(table_id), player.id)
+
+    async def list_tables(self, status: str, player_id: str | None) -> list[dict[str, Any]]:
+        """Public tables waiting for players (``open``) or under way (``live``)."""
+        if status not in LISTABLE:
+            raise Invalid("bad_status", "status must be 'open' or 'live'.")
+        async with self.sessions() as session:
+            ids = [t.id for t in await table_store.list_tables(session, status)]
+        return [self.table_json(await self.authority(table_id), player_id) for table_id in ids]
+
+    async def get_table(self, table_id: str, player_id: str | None) -> dict[str, Any]:
+        """One table."""
+        return self.table_json(await self.authority(table_id), player_id)
+
+    async def join(
+        self, player: Player, table_id: str, invite_code: str | None, seat: int | None
+    ) -> dict[str, Any]:
+        """Seat the player; when every seat is then taken, the match starts."""
+        authority = await self.authority(table_id)
+        async with authority.lock:
+            seat = self._seat_to_take(authority, player, invite_code, seat)
+            players = {s: h.player_id for s, h in authority.seats.items()} | {seat: player.id}
+            full = len(players) == authority.seat_count
+            try:
+                async with self.sessions.begin() as session:
+                    await table_store.take_seat(session, table_id, seat, player.id)
+                    started = (
+                        await self._store_new_match(session, authority, players) if full else None
+                    )
+            except IntegrityError:
+                raise Conflict("seat_taken", "That seat was just taken.") from None
+            authority.seats[seat] = SeatHolder(player.id, player.name)
+            if started is None:
+                authority.publish_table()
+            else:
+                authority.begin_match(*started)
+        return self.table_json(authority, player.id)
+
+    def _seat_to_take(
+        self,
+        authority: TableAuthority,
+        player: Player,
+        invite_code: str | None,
+        seat: int | None,
+    ) -> int:
+        if authority.status != "open":
+            raise Conflict("table_not_open", "This table is not waiting for players.")
+        if authority.seat_of(player.id) is not None:
+            raise Conflict("already_seated", "You already have a seat at this table.")
+        if authority.visibility == "private" and not hmac.compare_digest(
+            (invite_code or "").encode(), authority.invite_code.encode()
+        ):
+            raise Forbidden("bad_invite_code", "This private table needs its invite code.")
+        free = [s for s in range(authority.seat_count) if s not in authority.seats]
+        if seat is None:
+            if not free:
+                raise Conflict("table_full", "Every seat is taken.")
+            return free[0]
+        if not 0 <= seat < authority.seat_count:
+            raise Invalid("bad_seat", f"seat must be between 0 and {authority.seat_count - 1}.")
+        if seat not in free:
+            raise Conflict("seat_taken", "That seat is taken.")
+        return seat
+
+    async def _store_new_match(
+        self, session: AsyncSession, authority: TableAuthority, players: dict[int, str]
+    ) -> tuple[int, State]:
+        """Store a new live match for the seated players (same transaction as the caller)."""
+        rules = stored_rules(authority.variant, authority.options)
+        seed = secrets.token_hex(16)
+        state = new_match(rules, seed, None)
+        match = await match_store.add_match(
+            session,
+            table_id=authority.table_id,
+            variant=authority.variant,
+            rules=authority.options,
+            seed=seed,
+            dealer=None,
+            base_version=authority.version,
+            players=sorted(players.items()),
+        )
+        await table_store.set_status(session, authority.table_id, "live", match_id=match.id)
+        return match.id, state
+
+    async def leave(self, player: Player, table_id: str) -> dict[str, Any]:
+        """Give up a seat before the match starts; an emptied table is closed."""
+        authority = await self.authority(table_id)
+        async with authority.lock:
+            seat = authority.seat_of(player.id)
+            if seat is None:
+                raise Conflict("not_seated", "You have no seat at this table.")
+            if authority.status != "open":
+                raise Conflict("match_started", "The match has started; resign instead.")
+            async with self.sessions.begin() as session:
+                await table_store.free_seat(session, table_id, player.id)
+                if len(authority.seats) == 1:
+                    await table_store.set_status(session, table_id, "finished")
+            del authority.seats[seat]
+            if not authority.seats:
+                authority.status = "finished"
+            authority.publish_table()
+        return self.table_json(authority, player.id)
+
+    async def rematch(self, player: Player, table_id: str) -> dict[str, Any]:
+        """Start a new match with the same seats once the last one is over."""
+        authority = await self.authority(table_id)
+        async with authority.lock:
+            if authority.seat_of(player.id) is None:
+                raise Forbidden("not_seated", "Only a seated player can ask for a rematch.")
+            if authority.status == "live":
+                raise Conflict("match_live", "The match is still under way.")
+            if authority.match_id is None or len(authority.seats) != authority.seat_count:
+                raise Conflict("no_match_to_replay", "This table has not finished a match.")
+            async with self.sessions.begin() as session:
+                players = {s: h.player_id for s, h in authority.seats.items()}
+                started = await self._store_new_match(session, authority, players)
+            authority.begin_match(*started)
+        return self.table_json(authority, player.id)

@@ -1,0 +1,45 @@
+"""Runtime settings, read once from environment variables (prefix-free, case-insensitive).
+
+Example: ``DATABASE_URL=postgresql+asyncpg://talon@localhost/talon talon serve``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything an operator may tune; validated when the application starts."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_url: str = "sqlite+aiosqlite:///./data/talon.db"
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    allowed_origins: list[str] = Field(
+        default_factory=lambda: ["http://127.0.0.1:8000", "http://localhost:8000"]
+    )
+    public_url: str = "http://127.0.0.1:8000"
+    log_level: str = "info"
+
+    # WebSocket protocol limits (see docs/protocol.md).
+    ws_max_frame_bytes: int = Field(default=16_384, ge=256)
+    ws_send_queue: int = Field(default=256, ge=8)
+    ws_hello_timeout: float = Field(default=10.0, gt=0)
+    ws_ping_interval: float = Field(default=20.0, gt=0)
+    ws_ping_timeout: float = Field(default=20.0, gt=0)
+
+    # Pause before a bot answers, so a human can follow its moves.
+    bot_pause: float = Field(default=0.6, ge=0)
+
+    # How many matches the history endpoint returns at most per page.
+    history_page_max: int = Field(default=100, ge=1)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read from the environment on first use."""
+    return Settings()

@@ -1,0 +1,151 @@
+"""Queries on matches, their seats and their action log. Never commits."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import insert, select, update
+
+from app.store.db import AsyncSession
+from app.store.models import ActionRecord, Match, MatchSeat, Player, utcnow
+
+MatchSeatRow = tuple[int, Player]
+
+
+async def add_match(
+    session: AsyncSession,
+    *,
+    table_id: str,
+    variant: str,
+    rules: dict[str, Any],
+    seed: str,
+    dealer: int | None,
+    base_version: int,
+    players: Iterable[tuple[int, str]],
+) -> Match:
+    """Add a live match and record who plays which seat."""
+    match = Match(
+        table_id=table_id,
+        variant=variant,
+        rules=rules,
+        seed=seed,
+        dealer=dealer,
+        status="live",
+        base_version=base_version,
+        game_points=[],
+        deals=[],
+    )
+    session.add(match)
+    await session.flush()
+    for seat, player_id in players:
+        session.add(MatchSeat(match_id=match.id, seat=seat, player_id=player_id))
+    await session.flush()
+    return match
+
+
+async def get_match(session: AsyncSession, match_id: int) -> Match | None:
+    """One match by id."""
+    return await session.get(Match, match_id)
+
+
+async def record_deals(
+    session: AsyncSession, match_id: int, deals: list[Any], game_points: list[int]
+) -> None:
+    """Store the results of the deals played so far."""
+    await session.execute(
+        update(Match).where(Match.id == match_id).values(deals=deals, game_points=game_points)
+    )
+
+
+async def finish_match(
+    session: AsyncSession,
+    match_id: int,
+    *,
+    winner: int | None,
+    deals: list[Any],
+    game_points: list[int],
+) -> None:
+    """Mark a match finished with its result."""
+    await session.execute(
+        update(Match)
+        .where(Match.id == match_id)
+        .values(
+            status="finished",
+            winner=winner,
+            deals=deals,
+            game_points=game_points,
+            finished_at=utcnow(),
+        )
+    )
+
+
+async def list_matches(
+    session: AsyncSession,
+    *,
+    player_id: str | None = None,
+    variant: str | None = None,
+    before: int | None = None,
+    limit: int = 20,
+) -> list[Match]:
+    """Matches newest first; ``before`` is the id of the last match of the previous page."""
+    query = select(Match).order_by(Match.id.desc()).limit(limit)
+    if player_id is not None:
+        query = query.where(
+            Match.id.in_(select(MatchSeat.match_id).where(MatchSeat.player_id == player_id))
+        )
+    if variant is not None:
+        query = query.where(Match.variant == variant)
+    if before is not None:
+        query = query.where(Match.id < before)
+    return list(await session.scalars(query))
+
+
+async def seats_of_matches(
+    session: AsyncSession, match_ids: Iterable[int]
+) -> dict[int, list[MatchSeatRow]]:
+    """For each match id, ``(seat, player)`` in seat order."""
+    wanted = set(match_ids)
+    result: dict[int, list[MatchSeatRow]] = defaultdict(list)
+    if not wanted:
+        return result
+    query = (
+        select(MatchSeat.match_id, MatchSeat.seat, Player)
+        .join(Player, Player.id == MatchSeat.player_id)
+        .where(MatchSeat.match_id.in_(wanted))
+        .order_by(MatchSeat.match_id, MatchSeat.seat)
+    )
+    for match_id, seat, player in await session.execute(query):
+        result[match_id].append((seat, player))
+    return result
+
+
+async def append_action(
+    session: AsyncSession,
+    *,
+    table_id: str,
+    match_id: int,
+    version: int,
+    seat: int,
+    action: dict[str, Any],
+) -> None:
+    """Append one accepted action to the log (unique per table and version)."""
+    await session.execute(
+        insert(ActionRecord).values(
+            table_id=table_id,
+            match_id=match_id,
+            version=version,
+            seat=seat,
+            action=action,
+            created_at=utcnow(),
+        )
+    )
+
+
+async def actions_of_match(session: AsyncSession, match_id: int) -> list[ActionRecord]:
+    """A match's action log in version order."""
+    query = (
+        select(ActionRecord).where(ActionRecord.match_id == match_id).order_by(ActionRecord.version)
+    )
+    return list(await session.scalars(query))

@@ -1,0 +1,98 @@
+"""Queries on tables and their seats. Never commits: the caller owns the transaction."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import delete, select, update
+
+from app.store.db import AsyncSession
+from app.store.models import Player, Table, TableSeat
+
+SeatRow = tuple[int, Player]
+
+
+async def add_table(session: AsyncSession, **fields: Any) -> Table:
+    """Add a table (``id``, ``invite_code``, ``variant``, ``options``, ``visibility``, ...)."""
+    table = Table(version=0, status="open", **fields)
+    session.add(table)
+    await session.flush()
+    return table
+
+
+async def get_table(session: AsyncSession, table_id: str) -> Table | None:
+    """One table by id."""
+    return await session.get(Table, table_id)
+
+
+async def list_tables(
+    session: AsyncSession, status: str, *, visibility: str = "public", limit: int = 100
+) -> list[Table]:
+    """Tables with this status and visibility, newest first."""
+    query = (
+        select(Table)
+        .where(Table.status == status, Table.visibility == visibility)
+        .order_by(Table.created_at.desc(), Table.id)
+        .limit(limit)
+    )
+    return list(await session.scalars(query))
+
+
+async def live_tables(session: AsyncSession) -> list[Table]:
+    """Every table whose match is under way (rebuilt from the log on start)."""
+    return list(await session.scalars(select(Table).where(Table.status == "live")))
+
+
+async def seats_of(session: AsyncSession, table_ids: Iterable[str]) -> dict[str, list[SeatRow]]:
+    """For each table id, its occupied seats as ``(seat, player)`` in seat order."""
+    wanted = set(table_ids)
+    result: dict[str, list[SeatRow]] = defaultdict(list)
+    if not wanted:
+        return result
+    query = (
+        select(TableSeat.table_id, TableSeat.seat, Player)
+        .join(Player, Player.id == TableSeat.player_id)
+        .where(TableSeat.table_id.in_(wanted))
+        .order_by(TableSeat.table_id, TableSeat.seat)
+    )
+    for table_id, seat, player in await session.execute(query):
+        result[table_id].append((seat, player))
+    return result
+
+
+async def take_seat(session: AsyncSession, table_id: str, seat: int, player_id: str) -> None:
+    """Seat a player (the unique constraints reject a taken seat or a second seat)."""
+    session.add(TableSeat(table_id=table_id, seat=seat, player_id=player_id))
+    await session.flush()
+
+
+async def free_seat(session: AsyncSession, table_id: str, player_id: str) -> None:
+    """Remove a player from a table."""
+    await session.execute(
+        delete(TableSeat).where(TableSeat.table_id == table_id, TableSeat.player_id == player_id)
+    )
+
+
+async def set_status(
+    session: AsyncSession, table_id: str, status: str, *, match_id: int | None = None
+) -> None:
+    """Change a table's status, and its current match when one is given."""
+    values: dict[str, Any] = {"status": status}
+    if match_id is not None:
+        values["match_id"] = match_id
+    await session.execute(update(Table).where(Table.id == table_id).values(**values))
+
+
+async def bump_version(session: AsyncSession, table_id: str, expected: int) -> bool:
+    """Move the table from version ``expected`` to ``expected + 1``.
+
+    False when the stored version is not ``expected`` (another writer got there first).
+    """
+    result = await session.execute(
+        update(Table)
+        .where(Table.id == table_id, Table.version == expected)
+        .values(version=expected + 1)
+    )
+    return result.rowcount == 1  # type: ignore[attr-defined]

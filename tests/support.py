@@ -1,0 +1,165 @@
+"""Helpers shared by the service, store and API tests: databases, a live server, clients."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import shutil
+import socket
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from app.main import create_app
+from app.settings import Settings
+from app.store.migrate import upgrade
+
+TIMEOUT = 10.0
+T = TypeVar("T")
+
+
+def free_port() -> int:
+    """A TCP port free on the loopback interface right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def in_thread(function: Callable[[], T]) -> T:
+    """Run ``function`` in a fresh thread (Alembic and setup code start their own loops)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(function).result()
+
+
+def sqlite_url(path: Path) -> str:
+    """An aiosqlite URL for a file."""
+    return f"sqlite+aiosqlite:///{path}"
+
+
+def migrated_sqlite(template: Path, target: Path) -> str:
+    """A fresh migrated SQLite database at ``target`` (migrates ``template`` once)."""
+    if not template.exists():
+        upgrade(sqlite_url(template))
+    shutil.copyfile(template, target)
+    return sqlite_url(target)
+
+
+def settings_for(database_url: str, **overrides: Any) -> Settings:
+    """Settings for a server under test."""
+    values: dict[str, Any] = {
+        "database_url": database_url,
+        "public_url": "http://testserver",
+        "ws_hello_timeout": 2.0,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+@contextlib.asynccontextmanager
+async def live_server(settings: Settings) -> AsyncIterator[str]:
+    """Run the real application under uvicorn on a free loopback port; yields its base URL."""
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(settings),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws_max_size=settings.ws_max_frame_bytes * 4,
+        lifespan="on",
+    )
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+            raise RuntimeError("server stopped before it started")
+        await asyncio.sleep(0.01)
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await asyncio.wait_for(task, TIMEOUT)
+
+
+class Api:
+    """A thin REST client for tests: returns JSON and checks the status it is told to."""
+
+    def __init__(self, client: httpx.AsyncClient) -> None:
+        self.client = client
+
+    async def call(
+        self,
+        method: str,
+        path: str,
+        token: str | None = None,
+        status: int = 200,
+        **kwargs: Any,
+    ) -> Any:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        response = await self.client.request(method, path, headers=headers, **kwargs)
+        assert response.status_code == status, (response.status_code, response.text)
+        return response.json()
+
+    async def player(self, name: str = "Anna") -> dict[str, Any]:
+        return await self.call("POST", "/api/players", json={"name": name}, status=201)
+
+    async def table(self, token: str, **body: Any) -> dict[str, Any]:
+        return await self.call("POST", "/api/tables", token, json=body, status=201)
+
+    async def join(self, token: str, table_id: str, **body: Any) -> dict[str, Any]:
+        return await self.call("POST", f"/api/tables/{table_id}/join", token, json=body)
+
+    async def live_table(self, **body: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A table whose match has started, and its two players (seat 0, seat 1)."""
+        anna, bela = await self.player("Anna"), await self.player("Bela")
+        table = await self.table(anna["token"], **body)
+        joined = await self.join(bela["token"], table["id"], invite_code=table["invite_code"])
+        assert joined["status"] == "live"
+        return joined, [anna, bela]
+
+
+class Client:
+    """One WebSocket viewer with timeouts on every receive."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+
+    @classmethod
+    async def open(
+        cls, base: str, table_id: str, token: str | None = None, since: int | None = None
+    ) -> tuple[Client, dict[str, Any]]:
+        """Connect, say hello, and return the client with its welcome."""
+        socket = await connect(f"ws://{base}/ws/tables/{table_id}", max_size=2**22)
+        client = cls(socket)
+        await client.send({"type": "hello", "token": token, "since": since})
+        welcome = await client.recv()
+        assert welcome["type"] == "welcome", welcome
+        return client, welcome
+
+    async def send(self, message: Any) -> None:
+        await self.socket.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        return json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+
+    async def recv_until(self, kind: str, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Skip frames until one of type ``kind``."""
+        while True:
+            frame = await self.recv(timeout)
+            if frame["type"] == kind:
+                return frame
+
+    async def close(self) -> None:
+        await self.socket.close()
+
+
+def pick(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random legal action, never resigning."""
+    return rng.choice([a for a in legal if a["type"] != "resign"])
