@@ -58,7 +58,7 @@ def test_strict_follow_option_only_requires_the_suit():
 def test_marriage_before_a_trick_stays_pending_and_is_credited_with_the_first_trick():
     deal = arrange({1: "KC QC 9D JD 9H JH", 0: "AC TD AD TH AH 9C"}, turned="JS")
     state, events = run(deal, "KC*")
-    declared = [e for e in events if e.type == "marriage_declared"][0]
+    declared = next(e for e in events if e.type == "marriage_declared")
     assert declared.data == {
         "seat": 1,
         "suit": "C",
@@ -90,7 +90,7 @@ def test_marriage_credited_to_a_player_with_a_trick_can_end_the_deal_at_66():
     deal = arrange({1: "AS TS KS QS KH QH", 0: "9C JC QC 9D QD JD"}, turned="JS")
     state, _ = run(deal, "AS QC TS QD")
     assert view(state, 1)["scores"] == [0, 27]
-    state, events = run(state, "KS*")
+    state, _events = run(state, "KS*")
     assert state.deal_over
     result = state.deal_results[-1]
     assert (result.winner, result.termination, result.game_points) == (
