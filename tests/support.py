@@ -156,6 +156,13 @@ class Client:
             if frame["type"] == kind:
                 return frame
 
+    async def recv_until_any(self, kinds: tuple[str, ...]) -> dict[str, Any]:
+        """Skip frames until one whose type is in ``kinds``."""
+        while True:
+            frame = await self.recv()
+            if frame["type"] in kinds:
+                return frame
+
     async def close(self) -> None:
         await self.socket.close()
 
