@@ -38,8 +38,8 @@ async def closed_with(socket: Any) -> int:
 
 
 async def test_seats_see_their_own_hand_and_spectators_see_none(api: Api, server: str) -> None:
-    table, clients, welcomes = await live(api, server)
-    spectator, watched = await Client.open(server, table["id"])
+    table, _clients, welcomes = await live(api, server)
+    _spectator, watched = await Client.open(server, table["id"])
     assert [w["seat"] for w in welcomes] == [0, 1] and watched["seat"] is None
     assert all(len(w["view"]["hand"]) == 6 for w in welcomes)
     assert watched["view"]["hand"] == [] and watched["view"]["legal"] == []
@@ -94,7 +94,7 @@ async def test_a_stale_version_is_refused_with_the_current_version(api: Api, ser
 
 
 async def test_a_spectator_cannot_act(api: Api, server: str) -> None:
-    table, _, welcomes = await live(api, server)
+    table, _, _welcomes = await live(api, server)
     spectator, _ = await Client.open(server, table["id"])
     await spectator.send(action(0, {"type": "resign"}))
     error = await spectator.recv()
@@ -174,7 +174,7 @@ async def test_reconnecting_with_since_replays_the_missing_versions(api: Api, se
     assert head["version"] == 1 and head["view"] is None and head["resumed"] is True
     replayed = [await again.recv() for _ in range(2)]
     assert [u["version"] for u in replayed] == [2, 3]
-    fresh, snapshot = await Client.open(server, table["id"], None, since=99)
+    _fresh, snapshot = await Client.open(server, table["id"], None, since=99)
     assert snapshot["version"] == 3 and snapshot["view"]["seat"] is None
 
 
