@@ -1,0 +1,73 @@
+"""Cards as small integers and hands as bitmasks, for the bots' fast paths.
+
+A card's id is ``suit * 8 + strength``: suits in the order C, D, H, S and strengths 0..7 for the
+ranks 7, 8, 9, J, Q, K, T, A (low to high). Every deck of the two-player presets (20, 24 and 32
+cards) fits in 32 bits, so a hand is one integer with bit ``id`` set for each card it holds.
+Sorting cards by id sorts them by suit, then by strength: the canonical order of the playout
+policy (see :mod:`app.bots.playout`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+import numpy as np
+
+SUIT_ORDER: Final = "CDHS"
+RANK_ORDER: Final = "789JQKTA"
+RANK_POINTS: Final = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+
+QUEEN: Final = RANK_ORDER.index("Q")
+KING: Final = RANK_ORDER.index("K")
+
+POINTS: Final = np.array([RANK_POINTS[RANK_ORDER[i % 8]] for i in range(32)], dtype=np.int64)
+"""Card points by card id."""
+
+POINTS_LIST: Final = [int(p) for p in POINTS]
+
+SUIT_MASK: Final = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.int64)
+"""The bits of every card of a suit."""
+
+ABOVE: Final = np.array(
+    [((0xFF << (i % 8 + 1)) & 0xFF) << (8 * (i // 8)) for i in range(32)], dtype=np.int64
+)
+"""For each card id, the bits of the stronger cards of its suit."""
+
+
+def card_id(code: str) -> int:
+    """The id of a card code such as ``"TH"``."""
+    return SUIT_ORDER.index(code[1]) * 8 + RANK_ORDER.index(code[0])
+
+
+def card_code(card: int) -> str:
+    """The code of a card id (``card_code(card_id(c)) == c``)."""
+    return RANK_ORDER[card % 8] + SUIT_ORDER[card // 8]
+
+
+def suit_id(letter: str) -> int:
+    """0..3 for C, D, H, S."""
+    return SUIT_ORDER.index(letter)
+
+
+def mask_of(codes: Iterable[str]) -> int:
+    """The bitmask of some card codes."""
+    mask = 0
+    for code in codes:
+        mask |= 1 << card_id(code)
+    return mask
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card ids in a bitmask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def deck_mask(ranks: Iterable[str]) -> int:
+    """The bitmask of the deck made of these ranks in every suit."""
+    return mask_of(r + s for r in ranks for s in SUIT_ORDER)
