@@ -1,0 +1,140 @@
+"""Hidden information (RULES.md section 4): views and redacted events over many random matches.
+
+For every step of every match, for both seats and a spectator: no view and no event a viewer
+receives holds a card that viewer may not know, and folding the events into the previous view
+(the reference reducer) gives exactly the fresh view, so events are complete deltas.
+"""
+
+import json
+import random
+
+import pytest
+
+from app.engine import PRESETS, State, new_match, preset, view
+
+from .playing import random_playthrough
+from .reducer import fold
+
+CARD_CODES = {r + s for r in "789JQKTA" for s in "CDHS"}
+
+
+def card_strings(data: object) -> set[str]:
+    """Every string in a JSON value (keys too) that is a card code."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found |= card_strings(key) | card_strings(value)
+    elif isinstance(data, list):
+        for item in data:
+            found |= card_strings(item)
+    elif isinstance(data, str) and data in CARD_CODES:
+        found.add(data)
+    return found
+
+
+def hidden_from(state: State, viewer: int | None) -> set[str]:
+    """Cards ``viewer`` may not know: other hands and the stock, less what is public."""
+    cards = {c.code for s, hand in enumerate(state.hands) if s != viewer for c in hand}
+    cards |= {c.code for c in state.stock}
+    cards -= {c.code for _, c in state.shown}
+    cards.discard(state.trump_card.code)  # turned face up, so everyone knows where it went
+    return cards
+
+
+VIEWERS = [0, 1, None]
+
+
+def check_match(variant: str, seed: int, **options: object) -> int:
+    state = new_match(preset(variant, **options), seed=f"leak-{seed}")
+    rng = random.Random(seed)
+    folded = {viewer: view(state, viewer) for viewer in VIEWERS}
+    steps = 0
+    for before, action, _seat, after, events in random_playthrough(state, rng, 0.002):
+        steps += 1
+        # Cards this step makes public: the card played and a marriage partner shown with it.
+        played = {action.card.code} if action.card else set()
+        played |= {e.data["shown"] for e in events if e.type == "marriage_declared"}
+        new_deal_at = next((i for i, e in enumerate(events) if e.type == "deal_started"), None)
+        for viewer in VIEWERS:
+            fresh = view(after, viewer)
+            assert not card_strings(fresh) & hidden_from(after, viewer), (viewer, fresh)
+            if viewer is not None:
+                assert sorted(fresh["hand"]) == sorted(c.code for c in after.hands[viewer])
+            else:
+                assert fresh["hand"] == [] and fresh["legal"] == []
+            if after.rules.claim == "manual":
+                assert fresh["scores"] is None
+            seen = []
+            for i, event in enumerate(events):
+                data = event.for_viewer(viewer)
+                if data is None:
+                    continue
+                seen.append(data)
+                if event.only is not None and event.only == viewer:
+                    continue  # the viewer's own cards
+                # Events of a deal that ended in this step are judged against that deal's cards.
+                if new_deal_at is not None and i < new_deal_at:
+                    secret = hidden_from(before, viewer) - played
+                else:
+                    secret = hidden_from(after, viewer)
+                assert not card_strings(data) & secret, (viewer, data)
+                if after.rules.claim == "manual" and data["type"] not in ("claim", "deal_over"):
+                    assert "score" not in data  # scores are shown only once a deal is judged
+                    assert data["type"] != "trick_won" or "points" not in data
+            folded[viewer] = fold(folded[viewer], seen, fresh["to_move"], fresh["legal"])
+            assert folded[viewer] == fresh, (viewer, seen)
+            json.dumps(fresh)  # plain JSON data
+    return steps
+
+
+@pytest.mark.parametrize("variant", PRESETS)
+def test_views_and_events_never_show_a_hidden_card(variant):
+    steps = sum(check_match(variant, seed) for seed in range(60))
+    assert steps > 1000
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"claim": "manual"},
+        {"claim": "manual", "wrong_claim": "claimer_value", "strict": "follow"},
+        {"exchange_needs_trick": False, "marriages_in_strict_phase": True},
+        {"hand_size": 5, "close_fail": "closer_value_min_2", "schwarz": "zero_points"},
+    ],
+)
+def test_views_and_events_with_house_rules(options):
+    steps = sum(check_match("sixty-six", seed, **options) for seed in range(40))
+    assert steps > 500
+
+
+def test_a_spectator_sees_no_hand_and_no_legal_actions():
+    state = new_match(preset("sixty-six"), seed="spectator")
+    seen = view(state, None)
+    assert seen["hand"] == [] and seen["legal"] == [] and seen["seat"] is None
+    assert seen["hand_counts"] == [6, 6] and seen["stock"] == 12
+
+
+def test_view_has_the_documented_keys():
+    keys = set(view(new_match(preset("schnapsen"), seed="k"), 0))
+    assert {
+        "variant",
+        "seat",
+        "to_move",
+        "hand",
+        "hand_counts",
+        "trump",
+        "trump_card",
+        "stock",
+        "closed",
+        "trick",
+        "last_trick",
+        "tricks_won",
+        "scores",
+        "pending_marriages",
+        "shown",
+        "game_points",
+        "dealer",
+        "deal_over",
+        "match_over",
+        "legal",
+    } <= keys
