@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -33,8 +34,15 @@ LISTABLE = ("open", "live")
 class TableService:
     """Lobby operations and the registry of table authorities."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], hub: Hub, public_url: str):
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        hub: Hub,
+        public_url: str,
+        new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
+    ) -> None:
         self.sessions = sessions
+        self.new_seed = new_seed
         self.hub = hub
         self.public_url = public_url.rstrip("/")
         self._authorities: dict[str, TableAuthority] = {}
@@ -215,7 +223,7 @@ class TableService:
     ) -> tuple[int, State]:
         """Store a new live match for the seated players (same transaction as the caller)."""
         rules = stored_rules(authority.variant, authority.options)
-        seed = secrets.token_hex(16)
+        seed = self.new_seed()
         state = new_match(rules, seed, None)
         match = await match_store.add_match(
             session,

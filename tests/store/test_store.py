@@ -1,0 +1,134 @@
+"""The store on SQLite and PostgreSQL: the migrated schema, the log's uniqueness, queries."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import AsyncIterator
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from app.services.hub import LocalHub
+from app.services.tables import TableService
+from app.store import Base, Player
+from app.store import matches as match_store
+from app.store import players as player_store
+from app.store import tables as table_store
+from app.store.db import AsyncSession, create_engine, session_factory
+from app.store.migrate import downgrade, upgrade
+from tests.support import in_thread
+
+
+@pytest.fixture
+async def sessions(database_url: str) -> AsyncIterator:
+    engine = create_engine(database_url)
+    yield session_factory(engine)
+    await engine.dispose()
+
+
+async def seed_table(session: AsyncSession) -> None:
+    await player_store.add_player(session, "p0", "Anna", "h0")
+    await player_store.add_player(session, "p1", "Bela", "h1")
+    await table_store.add_table(
+        session,
+        id="t1",
+        invite_code="code",
+        variant="sixty-six",
+        options={"target": 7},
+        visibility="public",
+        seats=2,
+        created_by="p0",
+    )
+
+
+async def test_the_migrations_build_exactly_the_models_schema(database_url: str) -> None:
+    engine = create_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            diff = await connection.run_sync(
+                lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata)
+            )
+    finally:
+        await engine.dispose()
+    assert diff == []
+
+
+async def test_migrations_go_down_and_up_again(database_url: str) -> None:
+    in_thread(lambda: downgrade(database_url, "base"))
+    in_thread(lambda: upgrade(database_url))
+    engine = create_engine(database_url)
+    try:
+        async with session_factory(engine).begin() as session:
+            await seed_table(session)
+    finally:
+        await engine.dispose()
+
+
+async def test_the_log_holds_one_action_per_table_version(sessions) -> None:  # type: ignore[no-untyped-def]
+    async with sessions.begin() as session:
+        await seed_table(session)
+        match = await match_store.add_match(
+            session,
+            table_id="t1",
+            variant="sixty-six",
+            rules={},
+            seed="s",
+            dealer=None,
+            base_version=0,
+            players=[(0, "p0"), (1, "p1")],
+        )
+        await match_store.append_action(
+            session, table_id="t1", match_id=match.id, version=1, seat=0, action={"type": "close"}
+        )
+    with pytest.raises(IntegrityError):
+        async with sessions.begin() as session:
+            await match_store.append_action(
+                session, table_id="t1", match_id=match.id, version=1, seat=1, action={"type": "x"}
+            )
+    async with sessions() as session:
+        rows = await match_store.actions_of_match(session, match.id)
+    assert [(r.version, r.seat, r.action) for r in rows] == [(1, 0, {"type": "close"})]
+
+
+async def test_the_version_moves_only_from_the_expected_one(sessions) -> None:  # type: ignore[no-untyped-def]
+    async with sessions.begin() as session:
+        await seed_table(session)
+    async with sessions.begin() as session:
+        assert await table_store.bump_version(session, "t1", 0)
+        assert not await table_store.bump_version(session, "t1", 0)
+        assert await table_store.bump_version(session, "t1", 1)
+    async with sessions() as session:
+        assert (await table_store.get_table(session, "t1")).version == 2
+
+
+async def test_nothing_is_stored_unless_the_caller_commits(sessions) -> None:  # type: ignore[no-untyped-def]
+    async with sessions() as session:
+        await seed_table(session)
+        await session.rollback()
+    async with sessions() as session:
+        assert await table_store.get_table(session, "t1") is None
+
+
+async def test_a_seat_cannot_be_taken_twice(sessions) -> None:  # type: ignore[no-untyped-def]
+    async with sessions.begin() as session:
+        await seed_table(session)
+        await table_store.take_seat(session, "t1", 0, "p0")
+    with pytest.raises(IntegrityError):
+        async with sessions.begin() as session:
+            await table_store.take_seat(session, "t1", 0, "p1")
+    with pytest.raises(IntegrityError):
+        async with sessions.begin() as session:
+            await table_store.take_seat(session, "t1", 1, "p0")
+
+
+async def test_tokens_are_stored_only_as_their_sha256(sessions) -> None:  # type: ignore[no-untyped-def]
+    service = TableService(sessions, LocalHub(), "http://x")
+    player, token = await service.create_player("Anna")
+    async with sessions() as session:
+        stored = await session.scalar(select(Player).where(Player.id == player.id))
+    assert stored.token_hash == hashlib.sha256(token.encode()).hexdigest()
+    assert token not in (stored.token_hash, stored.id, stored.name)
+    assert (await service.identify(token)).id == player.id
