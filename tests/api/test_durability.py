@@ -1,0 +1,163 @@
+"""SIGKILL the real server mid-match: no acknowledged action is lost or doubled.
+
+Runs ``talon serve`` as a subprocess on SQLite, plays part of a match over WebSockets, kills
+it with SIGKILL, restarts it, reconnects both players and a spectator with ``since``, and
+finishes the match; every viewer's folded picture must equal a replay of the stored log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.engine import Action, Rules, apply, new_match, view
+from tests.engine.reducer import fold
+from tests.support import Api, Client, free_port, pick, sqlite_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def server_process(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """``talon serve`` in a subprocess; killed (if still alive) on exit."""
+    env = {**os.environ, "DATABASE_URL": sqlite_url(database), "LOG_LEVEL": "warning"}
+    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)
+
+
+async def wait_healthy(base: str) -> None:
+    async with httpx.AsyncClient(timeout=1) as client:
+        for _ in range(300):
+            try:
+                if (await client.get(f"http://{base}/healthz")).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            await asyncio.sleep(0.05)
+    raise AssertionError("server did not come up")
+
+
+class Viewer:
+    """One connection and the picture it folds from its welcome and updates."""
+
+    def __init__(self, token: str | None) -> None:
+        self.token = token
+        self.client: Client | None = None
+        self.view: dict[str, Any] = {}
+        self.version = 0
+
+    async def connect(self, base: str, table_id: str, since: int | None) -> None:
+        self.client, welcome = await Client.open(base, table_id, self.token, since)
+        if welcome["view"] is not None:
+            self.view, self.version = welcome["view"], welcome["version"]
+        else:
+            assert welcome["version"] == self.version == since
+
+    async def catch_up(self, version: int) -> None:
+        assert self.client is not None
+        while self.version < version:
+            frame = await self.client.recv_until("update")
+            assert frame["version"] == self.version + 1, "a gap or a duplicate version"
+            self.view = fold(self.view, frame["events"], frame["to_move"], frame["legal"])
+            self.version = frame["version"]
+
+
+async def play(
+    seats: list[Viewer], watchers: list[Viewer], rng: random.Random, moves: int
+) -> list[tuple[int, int, dict[str, Any]]]:
+    """Play up to ``moves`` acknowledged actions; (version, seat, action) for each ack."""
+    acked = []
+    for _ in range(moves):
+        state = seats[0].view
+        if state["match_over"]:
+            break
+        seat = state["to_move"]
+        actor = seats[seat]
+        assert actor.client is not None
+        chosen = pick(actor.view["legal"], rng)
+        await actor.client.send(
+            {"type": "action", "id": str(actor.version), "version": actor.version, "action": chosen}
+        )
+        target = actor.version + 1
+        for viewer in watchers:
+            await viewer.catch_up(target)
+        ack = await actor.client.recv_until("ack")
+        assert ack["version"] == target
+        acked.append((target, seat, chosen))
+    return acked
+
+
+@pytest.mark.slow
+async def test_a_killed_server_loses_no_acknowledged_action(tmp_path: Path) -> None:
+    database = tmp_path / "talon.db"
+    rng = random.Random(11)
+    port = free_port()
+    base = f"127.0.0.1:{port}"
+    with server_process(database, port) as first:
+        await wait_healthy(base)
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+            table, players = await Api(http).live_table(options={"target": 10})
+        seats = [Viewer(p["token"]) for p in players]
+        spectator = Viewer(None)
+        everyone = [*seats, spectator]
+        for viewer in everyone:
+            await viewer.connect(base, table["id"], None)
+        acked = await play(seats, everyone, rng, 20)
+        # One more action in flight when the process dies: it may or may not have committed.
+        mover = seats[seats[0].view["to_move"]]
+        assert mover.client is not None
+        await mover.client.send(
+            {
+                "type": "action",
+                "id": "in-flight",
+                "version": mover.version,
+                "action": pick(mover.view["legal"], rng),
+            }
+        )
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    assert len(acked) == 20
+
+    with server_process(database, port):
+        await wait_healthy(base)
+        for viewer in everyone:
+            await viewer.connect(base, table["id"], since=viewer.version)
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+            now = (await Api(http).call("GET", f"/api/tables/{table['id']}"))["version"]
+        assert now in (20, 21)
+        for viewer in everyone:
+            await viewer.catch_up(now)
+        acked += await play(seats, everyone, rng, 10_000)
+        assert seats[0].view["match_over"]
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+            log = await Api(http).call("GET", f"/api/matches/{table['match_id']}/log")
+        fresh = [(await Client.open(base, table["id"], v.token))[1]["view"] for v in everyone]
+
+    versions = [entry["version"] for entry in log["actions"]]
+    assert versions == list(range(1, len(versions) + 1))  # no gap, no duplicate
+    logged = {entry["version"]: (entry["seat"], entry["action"]) for entry in log["actions"]}
+    for version, seat, action in acked:
+        assert logged[version] == (seat, action)  # every acknowledged action, exactly once
+    state = new_match(Rules.from_options(log["variant"], log["rules"]), log["seed"], log["dealer"])
+    for entry in log["actions"]:
+        state, _ = apply(state, Action.from_json(entry["action"]), entry["seat"])
+    assert state.match_over
+    for seat, viewer in zip((0, 1, None), everyone, strict=True):
+        assert viewer.view == view(state, seat) == fresh[everyone.index(viewer)]
