@@ -106,7 +106,10 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     if rules.deck == 48:
         hand = tuple(dict.fromkeys(hand))
     if state.trick:
-        return [PLAY[c] for c in follow_cards(state, hand)]
+        actions = [PLAY[c] for c in follow_cards(state, hand)]
+        if rules.claim == "manual":
+            actions.append(CLAIM)
+        return actions
     actions = [PLAY[c] for c in hand]
     stock_open = state.closed_by is None and bool(state.stock)
     if stock_open or rules.marriages_in_strict_phase:
