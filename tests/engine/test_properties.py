@@ -152,8 +152,8 @@ def test_replaying_the_same_seed_and_actions_gives_the_same_states(variant, opti
 def test_game_points_follow_the_rules_text(variant, options, seed):
     """Re-derive each deal's game points from its result, straight from RULES.md 2.11."""
     rules = preset(variant, **options)
-    final = new_match(rules, str(seed))
-    for _, _, _, final, _ in random_playthrough(final, random.Random(seed)):
+    final = start = new_match(rules, str(seed))
+    for _, _, _, final, _ in random_playthrough(start, random.Random(seed)):
         if final.deal_no > 25:
             break
     assert final.match_over or final.deal_no > 25
