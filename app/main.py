@@ -13,6 +13,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api import api_router
@@ -55,8 +56,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api_errors.install(app)
     app.include_router(api_router)
     if STATIC.is_dir():
-        app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
+        serve_client(app)
     return app
+
+
+def serve_client(app: FastAPI) -> None:
+    """The browser client at ``/``; its own pages (invite links, history) get ``index.html``."""
+    index = STATIC / "index.html"
+
+    async def page() -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    for path in ("/t/{table_id}", "/history", "/history/{match_id}"):
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+    app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
 
 
 app = create_app()

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 from app.api.deps import HistoryDep
-from app.api.schemas import ErrorBody, MatchLog, MatchOut, MatchPage
+from app.api.schemas import ErrorBody, MatchLog, MatchOut, MatchPage, MatchReplay
+from app.services.replay import replay_steps
 
 router = APIRouter(prefix="/api/matches", tags=["matches"], responses={404: {"model": ErrorBody}})
 
@@ -34,3 +35,11 @@ async def get_match(match_id: int, history: HistoryDep) -> Any:
 async def match_log(match_id: int, history: HistoryDep) -> Any:
     """The seed and every action; 409 ``match_live`` while the match runs."""
     return await history.match_log(match_id)
+
+
+@router.get("/{match_id}/replay", response_model=MatchReplay, responses={409: {"model": ErrorBody}})
+async def match_replay(match_id: int, history: HistoryDep) -> Any:
+    """Every step of a finished match with all hands open; 409 ``match_live`` while it runs."""
+    log = await history.match_log(match_id)
+    steps = replay_steps(log)
+    return {**{k: v for k, v in log.items() if k != "actions"}, "steps": steps}

@@ -134,6 +134,26 @@ class MatchLog(MatchOut):
     actions: list[LoggedAction]
 
 
+class ReplayStep(BaseModel):
+    """One step of a replay: the action (null for the start), its events, and the picture after."""
+
+    version: int
+    seat: int | None
+    action: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+    hands: list[list[str]]
+
+
+class MatchReplay(MatchOut):
+    """A finished match step by step, every hand open (from its seed and log)."""
+
+    seed: str
+    dealer: int | None
+    base_version: int
+    steps: list[ReplayStep]
+
+
 class Health(BaseModel):
     """``GET /healthz``."""
 
