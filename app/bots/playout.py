@@ -329,7 +329,7 @@ def legal_options(batch: Batch) -> np.ndarray:
     options[:, EXCHANGE_COL] = exchange
     options[:, CLOSE_COL] = on_lead_open & (batch.stock_n >= t.close_min_stock)
     if t.manual_claim:
-        options[:, CLAIM_COL] = leading
+        options[:, CLAIM_COL] = True
     return options
 
 
@@ -338,6 +338,55 @@ def random_choice(options: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     count = options.sum(axis=1)
     k = (uniforms * count).astype(np.int64)
     return (np.cumsum(options, axis=1) <= k[:, None]).sum(axis=1)
+
+
+def _beats_table() -> np.ndarray:
+    """``[led, trump suit, card]``: True if ``card`` played on ``led`` wins the trick."""
+    table = np.zeros((32, 4, 32), dtype=bool)
+    for led in range(32):
+        for trump in range(4):
+            for card in range(32):
+                if card >> 3 == led >> 3:
+                    table[led, trump, card] = card > led
+                else:
+                    table[led, trump, card] = card >> 3 == trump
+    return table
+
+
+_BEATS: Final = _beats_table()
+_IS_TRUMP: Final = (np.arange(32)[None, :] >> 3) == np.arange(4)[:, None]
+
+
+def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    """A stronger playout policy for the hard bot: each option gets a greedy value plus noise.
+
+    A follower takes tricks worth taking and otherwise throws its cheapest card, sparing trumps;
+    a leader leads low plain cards, declares marriages, exchanges, claims only when right, and
+    never closes (closing is judged at the root of the search, not inside playouts).
+    ``noise`` is added to the values, one number per option.
+    """
+    n = len(batch)
+    rows = np.arange(n)
+    lead = batch.lead
+    following = lead >= 0
+    trump = batch.trump
+    is_trump = _IS_TRUMP[trump]
+    led = np.maximum(lead, 0)
+    wins = _BEATS[led, trump]
+    trick = POINTS[None, :] + POINTS[led][:, None]
+    follow_value = np.where(wins, trick, -trick) - np.where(is_trump, 5 + POINTS[None, :], 0)
+    lead_value = -0.5 * POINTS[None, :] - np.where(is_trump, 6, 0)
+    value = np.empty((n, N_OPTIONS))
+    value[:, :32] = np.where(following[:, None], follow_value, lead_value)
+    marriage_suit = (MARRIAGE_CARDS >> 3)[None, :]
+    value[:, MARRIAGE_COL:EXCHANGE_COL] = np.where(marriage_suit == trump[:, None], 40, 20)
+    value[:, EXCHANGE_COL] = 100
+    value[:, CLOSE_COL] = -100
+    score = batch.points[rows, batch.to_move] + batch.marriages[rows, batch.to_move]
+    value[:, CLAIM_COL] = np.where(score >= GOING_OUT, 1000, -1000)
+    value += noise
+    value[~options] = -np.inf
+    return value.argmax(axis=1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -360,12 +409,15 @@ def play_out(
     rng: np.random.Generator | None = None,
     uniforms: np.ndarray | None = None,
     first: np.ndarray | None = None,
+    greedy_noise: float | None = None,
 ) -> Outcome:
     """Play every deal of ``batch`` to its end with the random policy; return the outcomes.
 
     The mover of deal ``i`` at its ``k``-th decision uses ``uniforms[i, k]`` (or, without
     ``uniforms``, a fresh number from ``rng``). ``first``, if given, holds an option column per
-    deal that is taken at the first decision instead (it must be legal). The batch is consumed.
+    deal that is taken at the first decision instead (it must be legal). With
+    ``greedy_noise``, the movers follow :func:`greedy_choice` with that much noise instead of
+    the random policy. The batch is consumed.
     """
     if rng is None and uniforms is None:
         rng = np.random.default_rng()
@@ -386,6 +438,10 @@ def play_out(
         options = legal_options(batch)
         if first is not None and step == 0:
             column = np.asarray(first, dtype=np.int64)[origin]
+        elif greedy_noise is not None:
+            assert rng is not None
+            noise = rng.random((len(batch), N_OPTIONS)) * greedy_noise
+            column = greedy_choice(batch, options, noise)
         elif uniforms is not None:
             column = random_choice(options, uniforms[origin, decisions])
         else:

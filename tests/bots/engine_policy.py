@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from app.bots.cards import card_code
 from app.bots.playout import canonical_order
-from app.engine import DealResult, Rules, apply, legal_actions, new_deal
+from app.engine import DealResult, Rules, State, apply, legal_actions, new_deal
 
 
 def play_engine_deal(
@@ -17,6 +17,11 @@ def play_engine_deal(
     Returns the deal's result and the number of decisions taken.
     """
     state = new_deal(rules, deck=[card_code(int(c)) for c in deck], dealer=dealer)
+    return play_engine_on(state, uniforms)
+
+
+def play_engine_on(state: State, uniforms: Sequence[float]) -> tuple[DealResult, int]:
+    """Continue a deal in progress with the random policy and these numbers."""
     k = 0
     while not state.deal_over:
         options = canonical_order([a.to_json() for a in legal_actions(state)])

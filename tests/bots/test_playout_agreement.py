@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import numpy as np
 import pytest
 
 from app.bots.playout import TERMINATIONS, Batch, Table, play_out, random_decks
-from app.engine import preset
+from app.engine import apply, legal_actions, new_deal, preset
 
-from .engine_policy import play_engine_deal
+from .engine_policy import play_engine_deal, play_engine_on
+from .positions import position_from_state
 
 CONFIGS = [
     ("sixty-six", {}),
@@ -90,3 +92,36 @@ def test_fast_playouts_reach_the_engine_outcome_of_every_deal(config):
         assert seen["wrong_claim"] > 0
     else:
         assert seen["last_trick"] > 0
+
+
+@pytest.mark.parametrize("config", range(len(CONFIGS)))
+def test_fast_playouts_continue_a_deal_from_any_position_as_the_engine_does(config):
+    """A position taken mid-deal (open stock, closed stock, exhausted stock, mid-trick)."""
+    variant, options = CONFIGS[config]
+    rules = preset(variant, **options)
+    table = Table.from_rules(rules)
+    py_rng = random.Random(config)
+    rng = np.random.default_rng(2000 + config)
+    states = []
+    for i in range(300):
+        state = new_deal(rules, seed=f"mid-{config}-{i}", dealer=i % 2)
+        for _ in range(py_rng.randrange(1, rules.deck)):
+            nxt, _ = apply(state, py_rng.choice(legal_actions(state)))
+            if nxt.deal_over:
+                break
+            state = nxt
+        states.append(state)
+    uniforms = rng.random((len(states), rules.deck + 4))
+    fast = play_out(
+        Batch.from_positions(table, [position_from_state(s) for s in states]), uniforms=uniforms
+    )
+    phases = Counter()
+    for i, state in enumerate(states):
+        phases["closed" if state.closed_by is not None else "open" if state.stock else "empty"] += 1
+        result, decisions = play_engine_on(state, uniforms[i])
+        got = (int(fast.winner[i]), TERMINATIONS[fast.termination[i]])
+        got += (fast.game_points[i].tolist(), fast.scores[i].tolist(), int(fast.decisions[i]))
+        expected = (result.winner, result.termination.value, list(result.game_points))
+        expected += (list(result.scores), decisions)
+        assert got == expected, f"position {i} of {variant} {options}"
+    assert min(phases.values()) > 0 and len(phases) == 3

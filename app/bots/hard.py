@@ -1,0 +1,79 @@
+"""The hard bot: search over the worlds consistent with what its seat has seen.
+
+While the stock is open it deals the unseen cards at random many times
+(:func:`app.bots.knowledge.sample_positions`: voids, marriage partners and the exchanged card
+respected), plays each legal option in every world followed by fast greedy playouts
+(:mod:`app.bots.playout`), and takes the option with the best mean game-point margin. Once the
+stock is exhausted every hidden card is in the opponent's hand, and it solves the position
+exactly with alpha-beta (:mod:`app.bots.solver`); with a closed stock it solves a sample of
+worlds and takes the option that does best on average.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from .knowledge import Knowledge, sample_positions
+from .playout import Batch, option_column, play_out
+from .solver import Solver
+
+WORLDS = 48
+"""Worlds sampled per decision while the stock is open."""
+PLAYOUTS = 4
+"""Greedy playouts per world and option."""
+GREEDY_NOISE = 6.0
+MAX_SOLVED_WORLDS = 40
+GOING_OUT = 66
+
+
+def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> dict[str, Any]:
+    """The hard bot's action for ``view``, decided within about ``budget_s`` seconds."""
+    deadline = time.perf_counter() + budget_s
+    legal = list(view["legal"])
+    if len(legal) == 1:
+        return legal[0]
+    k = Knowledge.from_view(view)
+    if any(a["type"] == "claim" for a in legal) and k.score(k.seat) >= GOING_OUT:
+        return {"type": "claim"}
+    if k.stock_open:
+        values = _playout_values(k, legal, rng)
+    else:
+        values = _solved_values(k, legal, rng, deadline)
+    best = max(range(len(legal)), key=lambda i: (values[i], -i))
+    return legal[best]
+
+
+def _playout_values(k: Knowledge, legal: list[dict[str, Any]], rng: random.Random) -> list[float]:
+    """Mean margin of each legal action over sampled worlds and greedy playouts."""
+    worlds = sample_positions(k, WORLDS, rng)
+    base = Batch.from_positions(k.table, worlds)
+    columns = np.array([option_column(a) for a in legal], dtype=np.int64)
+    per_action = WORLDS * PLAYOUTS
+    rows = np.tile(np.repeat(np.arange(WORLDS), PLAYOUTS), len(legal))
+    batch = base.take(rows)
+    first = np.repeat(columns, per_action)
+    np_rng = np.random.default_rng(rng.getrandbits(64))
+    outcome = play_out(batch, rng=np_rng, first=first, greedy_noise=GREEDY_NOISE)
+    margin = outcome.margin(k.seat).reshape(len(legal), per_action)
+    wins = (outcome.winner == k.seat).reshape(len(legal), per_action)
+    return list(margin.mean(axis=1) + 0.5 * wins.mean(axis=1))
+
+
+def _solved_values(
+    k: Knowledge, legal: list[dict[str, Any]], rng: random.Random, deadline: float
+) -> list[float]:
+    """Mean exact margin of each legal action: one world if all is known, else a sample."""
+    columns = [option_column(a) for a in legal]
+    totals = [0.0] * len(legal)
+    count = 1 if k.all_known else MAX_SOLVED_WORLDS
+    for n, world in enumerate(sample_positions(k, count, rng)):
+        if n and time.perf_counter() > deadline:
+            break
+        solver = Solver(k.table, world, k.seat)
+        for i, column in enumerate(columns):
+            totals[i] += solver.value_after(column)
+    return totals

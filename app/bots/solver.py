@@ -1,0 +1,281 @@
+"""Exact play of the strict phase: alpha-beta over a position where every card is known.
+
+Once the stock is exhausted (or closed) nobody draws again, so a position with both hands known
+is a small perfect-information game. :func:`solve` returns the game-point margin of a seat
+under best play by both sides, and :func:`action_values` the margin after each legal option of
+the seat on move. In manual claim mode the mover may also claim, rightly or wrongly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import ABOVE, KING, POINTS_LIST, QUEEN, SUIT_MASK, cards_of
+from .playout import (
+    CLAIM_COL,
+    GOING_OUT,
+    HALF,
+    MARRIAGE_COL,
+    Position,
+    Table,
+)
+
+_ABOVE = [int(m) for m in ABOVE]
+_SUIT = [int(m) for m in SUIT_MASK]
+INF = 1000
+
+
+@dataclass(slots=True)
+class _Node:
+    """A mutable search position (the solver undoes its changes as it backtracks)."""
+
+    hands: list[int]
+    lead: int
+    to_move: int
+    points: list[int]
+    marriages: list[int]
+    pending: list[int]
+    tricks: list[int]
+    bonus: list[int]
+
+
+class Solver:
+    """Alpha-beta search of one strict-phase position for ``root`` seat's game-point margin."""
+
+    def __init__(self, table: Table, position: Position, root: int) -> None:
+        if position.closed_by < 0 and len(position.stock) > 0:
+            raise ValueError("the solver plays only the strict phase (stock exhausted or closed)")
+        self.table = table
+        self.trump = position.trump
+        self.closed_by = position.closed_by
+        self.frozen = position.frozen
+        self.root = root
+        self.nodes = 0
+        self.node = _Node(
+            hands=list(position.hands),
+            lead=position.lead,
+            to_move=position.to_move,
+            points=list(position.card_points),
+            marriages=list(position.marriages),
+            pending=list(position.pending),
+            tricks=list(position.tricks),
+            bonus=list(position.bonus),
+        )
+
+    # -- options ---------------------------------------------------------------------------
+
+    def options(self) -> list[int]:
+        """The mover's option columns (see ``app.bots.playout``), in a good search order."""
+        n = self.node
+        hand = n.hands[n.to_move]
+        t = self.table
+        columns = [CLAIM_COL] if t.manual_claim else []
+        if n.lead >= 0:
+            return columns + self._follow_cards(hand, n.lead)
+        if t.marriages_in_strict_phase:
+            for suit in range(4):
+                q, k = suit * 8 + QUEEN, suit * 8 + KING
+                if (hand >> q) & 1 and (hand >> k) & 1:
+                    columns += [MARRIAGE_COL + 2 * suit, MARRIAGE_COL + 2 * suit + 1]
+        cards = cards_of(hand)
+        cards.sort(key=lambda c: -POINTS_LIST[c] - 20 * ((c >> 3) == self.trump))
+        return columns + cards
+
+    def _follow_cards(self, hand: int, led: int) -> list[int]:
+        same = hand & _SUIT[led >> 3]
+        if self.table.strict_head:
+            higher = same & _ABOVE[led]
+            trumps = hand & _SUIT[self.trump]
+            allowed = (higher or same) if same else (trumps or hand)
+        else:
+            allowed = same or hand
+        cards = cards_of(allowed)
+        cards.sort(key=lambda c: -POINTS_LIST[c])
+        return cards
+
+    def _score(self, seat: int) -> int:
+        n = self.node
+        return n.points[seat] + n.marriages[seat] + n.bonus[seat]
+
+    # -- search ----------------------------------------------------------------------------
+
+    def solve(self, alpha: int = -INF, beta: int = INF) -> int:
+        """The root seat's game-point margin under best play from the current node."""
+        self.nodes += 1
+        maximizing = self.node.to_move == self.root
+        best = -INF if maximizing else INF
+        for column in self.options():
+            value = self.value_after(column, alpha, beta)
+            if maximizing:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+    def value_after(self, column: int, alpha: int = -INF, beta: int = INF) -> int:
+        """The root seat's margin after the mover takes ``column``, then best play."""
+        n = self.node
+        seat = n.to_move
+        if column == CLAIM_COL:
+            return self._claim(seat)
+        if column >= MARRIAGE_COL:
+            suit, is_king = divmod(column - MARRIAGE_COL, 2)
+            card = suit * 8 + (KING if is_king else QUEEN)
+            return self._lead(seat, card, 40 if suit == self.trump else 20, alpha, beta)
+        if n.lead < 0:
+            return self._lead(seat, column, 0, alpha, beta)
+        return self._follow(seat, column, alpha, beta)
+
+    def _lead(self, seat: int, card: int, marriage: int, alpha: int, beta: int) -> int:
+        n = self.node
+        n.hands[seat] ^= 1 << card
+        n.lead = card
+        n.to_move = 1 - seat
+        credited = marriage and n.tricks[seat] > 0
+        if credited:
+            n.marriages[seat] += marriage
+        elif marriage:
+            n.pending[seat] += marriage
+        if credited and not self.table.manual_claim and self._score(seat) >= GOING_OUT:
+            value = self._judge(seat, "reached", seat)
+        else:
+            value = self.solve(alpha, beta)
+        if credited:
+            n.marriages[seat] -= marriage
+        elif marriage:
+            n.pending[seat] -= marriage
+        n.to_move = seat
+        n.lead = -1
+        n.hands[seat] ^= 1 << card
+        return value
+
+    def _follow(self, seat: int, card: int, alpha: int, beta: int) -> int:
+        n = self.node
+        led = n.lead
+        leader = 1 - seat
+        same = (card >> 3) == (led >> 3)
+        beats = (same and card > led) or (not same and (card >> 3) == self.trump)
+        winner = seat if beats else leader
+        gained = POINTS_LIST[card] + POINTS_LIST[led]
+        pending = n.pending[winner]
+        n.hands[seat] ^= 1 << card
+        n.lead = -1
+        n.to_move = winner
+        n.points[winner] += gained
+        n.tricks[winner] += 1
+        n.marriages[winner] += pending
+        n.pending[winner] = 0
+        if not self.table.manual_claim and self._score(winner) >= GOING_OUT:
+            value = self._judge(winner, "reached", winner)
+        elif not (n.hands[0] | n.hands[1]):
+            bonus = self.table.last_trick_bonus if self.closed_by < 0 else 0
+            n.bonus[winner] += bonus
+            value = self._judge(winner, "last", winner)
+            n.bonus[winner] -= bonus
+        else:
+            value = self.solve(alpha, beta)
+        n.pending[winner] = pending
+        n.marriages[winner] -= pending
+        n.tricks[winner] -= 1
+        n.points[winner] -= gained
+        n.to_move = seat
+        n.lead = led
+        n.hands[seat] ^= 1 << card
+        return value
+
+    def _claim(self, seat: int) -> int:
+        own, other = self._score(seat), self._score(1 - seat)
+        if own < GOING_OUT:
+            return self._judge(1 - seat, "wrong", seat)
+        winner = 1 - seat if other >= GOING_OUT and other > own else seat
+        return self._judge(winner, "claim", seat)
+
+    # -- scoring ---------------------------------------------------------------------------
+
+    def _judge(self, winner: int, how: str, actor: int) -> int:
+        """The root seat's margin for a deal ending now (``app.engine.scoring.judge``)."""
+        game = deal_points(
+            self.table,
+            winner,
+            how,
+            actor,
+            self.node.points,
+            self.node.marriages,
+            self.node.bonus,
+            self.node.tricks,
+            self.closed_by,
+            self.frozen,
+        )
+        return game[self.root] - game[1 - self.root]
+
+
+def deal_points(
+    table: Table,
+    winner: int,
+    how: str,
+    actor: int,
+    points: list[int],
+    marriages: list[int],
+    bonus: list[int],
+    tricks: list[int],
+    closed_by: int,
+    frozen: tuple[tuple[int, int, int], tuple[int, int, int]] | None,
+) -> list[int]:
+    """Game points per seat of a deal ending as ``how`` says: reached (66), claim (right),
+    wrong (a wrong claim by ``actor``) or last (the last trick)."""
+    t = table
+
+    def counted(cp: int, m: int) -> int:
+        return cp + (m if t.loser_counts_marriages else 0)
+
+    def value(p: int, won: int) -> int:
+        if (p == 0) if t.schwarz_zero_points else (won == 0):
+            return 3
+        return 2 if p < HALF else 1
+
+    game = [0, 0]
+    if how == "wrong" and (closed_by < 0 or actor != closed_by):
+        opponent = 1 - actor
+        if t.wrong_claim_value:
+            cp = points[opponent] + bonus[opponent]
+            game[opponent] = value(counted(cp, marriages[opponent]), tricks[opponent])
+        else:
+            game[opponent] = 3 if tricks[opponent] == 0 else 2
+        return game
+    if closed_by >= 0:
+        assert frozen is not None
+        score = points[closed_by] + marriages[closed_by] + bonus[closed_by]
+        if winner == closed_by and (how != "last" or score >= GOING_OUT):
+            cp, m, won = frozen[1 - closed_by]
+            game[closed_by] = value(counted(cp, m), won)
+            return game
+        other = 1 - closed_by
+        cp, m, won = frozen[other]
+        if t.close_fail == 0:
+            game[other] = 3 if won == 0 else 2
+        elif t.close_fail == 1:
+            game[closed_by] = -3
+        else:
+            game[other] = max(2, value(counted(cp, m), won))
+        return game
+    if how == "last" and points[winner] + marriages[winner] + bonus[winner] < GOING_OUT:
+        game[winner] = 1
+        return game
+    loser = 1 - winner
+    game[winner] = value(counted(points[loser] + bonus[loser], marriages[loser]), tricks[loser])
+    return game
+
+
+def action_values(table: Table, position: Position) -> dict[int, int]:
+    """The mover's margin after each of its options, under best play (exact)."""
+    solver = Solver(table, position, position.to_move)
+    return {column: solver.value_after(column) for column in solver.options()}
+
+
+def solve(table: Table, position: Position, seat: int) -> int:
+    """``seat``'s game-point margin from ``position`` under best play by both sides."""
+    return Solver(table, position, seat).solve()
