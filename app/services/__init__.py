@@ -11,6 +11,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.services.committer import Committer
 from app.services.errors import Unavailable
 from app.services.history import HistoryService
 from app.services.hub import Hub, LocalHub
@@ -25,6 +26,7 @@ class Services:
 
     engine: AsyncEngine
     hub: Hub
+    committer: Committer
     tables: TableService
     history: HistoryService
 
@@ -34,10 +36,12 @@ class Services:
         engine = create_engine(settings.database_url)
         sessions = session_factory(engine)
         hub = hub or LocalHub()
+        committer = Committer(engine)
         return cls(
             engine=engine,
             hub=hub,
-            tables=TableService(sessions, hub, settings.public_url),
+            committer=committer,
+            tables=TableService(sessions, hub, committer, settings.public_url),
             history=HistoryService(sessions, settings.history_page_max),
         )
 
@@ -54,5 +58,6 @@ class Services:
             raise Unavailable("database_unavailable", "The database does not answer.") from None
 
     async def close(self) -> None:
-        """Release the database connections."""
+        """Stop the committer and release the database connections."""
+        await self.committer.close()
         await self.engine.dispose()

@@ -14,8 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 
 from app.engine import (
     Action,
@@ -29,7 +28,8 @@ from app.engine import (
     new_match,
     view,
 )
-from app.services.errors import Conflict, ServiceError, Unavailable
+from app.services.committer import Committer, Extra, Write
+from app.services.errors import Conflict, ServiceError
 from app.services.hub import EVERYONE, Frame, Hub, Subscriber, viewer_key
 from app.store import matches as match_store
 from app.store import tables as table_store
@@ -114,6 +114,7 @@ class TableAuthority:
     version: int
     sessions: async_sessionmaker[AsyncSession]
     hub: Hub
+    committer: Committer
     seats: dict[int, SeatHolder] = field(default_factory=dict)
     match_id: int | None = None
     base_version: int = 0
@@ -230,8 +231,12 @@ class TableAuthority:
         """Apply one action for this player's seat at ``version``; the new version on success.
 
         Raises ``ActionRejected`` (nothing changed) or ``Unavailable`` (storage failed,
-        nothing changed).
+        nothing changed). Shielded: a caller that goes away cannot leave a stored action
+        unapplied in memory.
         """
+        return await asyncio.shield(self._act(player_id, version, action_json))
+
+    async def _act(self, player_id: str | None, version: Any, action_json: Any) -> int:
         async with self.lock:
             seat = self._check(player_id, version)
             assert self.state is not None and self.match_id is not None
@@ -269,42 +274,44 @@ class TableAuthority:
         return seat
 
     async def _commit(self, seat: int, action: Action, new_state: State) -> None:
-        assert self.state is not None and self.match_id is not None
+        assert self.match_id is not None
+        write = Write(
+            table_id=self.table_id,
+            match_id=self.match_id,
+            version=self.version + 1,
+            seat=seat,
+            action=action.to_json(),
+            extras=self._result_updates(new_state),
+        )
         try:
-            async with self.sessions.begin() as session:
-                if not await table_store.bump_version(session, self.table_id, self.version):
-                    raise Conflict("stale_version", "Another writer changed this table.")
-                await match_store.append_action(
-                    session,
-                    table_id=self.table_id,
-                    match_id=self.match_id,
-                    version=self.version + 1,
-                    seat=seat,
-                    action=action.to_json(),
-                )
-                await self._store_results(session, new_state)
+            await self.committer.submit(write)
         except Conflict as exc:
             raise ActionRejected(exc.code, exc.message, version=self.version) from None
-        except SQLAlchemyError:
-            log.exception("storing an action at table %s failed", self.table_id)
-            raise Unavailable("storage_failed", "The action could not be stored; retry.") from None
 
-    async def _store_results(self, session: AsyncSession, new_state: State) -> None:
+    def _result_updates(self, new_state: State) -> list[Extra]:
+        """Store writes for a deal or a match that this action ended (same transaction)."""
         assert self.state is not None and self.match_id is not None
+        match_id, table_id = self.match_id, self.table_id
         # Deal seeds stay out of the store's public record until the match is over.
         deals = [r.to_json(reveal_seed=new_state.match_over) for r in new_state.deal_results]
         points = list(new_state.game_points)
         if new_state.match_over:
-            await match_store.finish_match(
-                session,
-                self.match_id,
-                winner=new_state.match_winner,
-                deals=deals,
-                game_points=points,
-            )
-            await table_store.set_status(session, self.table_id, "finished")
-        elif len(new_state.deal_results) != len(self.state.deal_results):
-            await match_store.record_deals(session, self.match_id, deals, points)
+            winner = new_state.match_winner
+
+            async def finish(connection: AsyncConnection) -> None:
+                await match_store.finish_match(
+                    connection, match_id, winner=winner, deals=deals, game_points=points
+                )
+                await table_store.set_status(connection, table_id, "finished")
+
+            return [finish]
+        if len(new_state.deal_results) != len(self.state.deal_results):
+
+            async def record(connection: AsyncConnection) -> None:
+                await match_store.record_deals(connection, match_id, deals, points)
+
+            return [record]
+        return []
 
     def _publish(self, record: VersionRecord) -> None:
         frames: dict[str, Frame] = {

@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.engine import State, new_match
 from app.services import identity
 from app.services.authority import SeatHolder, TableAuthority, replay, seat_map
+from app.services.committer import Committer
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.hub import Hub
 from app.services.rules import rules_for_table, seat_count, stored_rules
@@ -38,12 +39,14 @@ class TableService:
         self,
         sessions: async_sessionmaker[AsyncSession],
         hub: Hub,
+        committer: Committer,
         public_url: str,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
     ) -> None:
         self.sessions = sessions
         self.new_seed = new_seed
         self.hub = hub
+        self.committer = committer
         self.public_url = public_url.rstrip("/")
         self._authorities: dict[str, TableAuthority] = {}
         self._loading = asyncio.Lock()
@@ -104,6 +107,7 @@ class TableService:
                 version=table.version,
                 sessions=self.sessions,
                 hub=self.hub,
+                committer=self.committer,
                 seats=seat_map(seats),
             )
             if table.match_id is not None:

@@ -6,8 +6,17 @@ from pathlib import Path
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlalchemy.ext.asyncio import AsyncSession as AsyncSession
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+# Write-only query functions accept either a session or a bare connection (the batched
+# action log writes through a connection, without the ORM's bookkeeping).
+Executor = AsyncSession | AsyncConnection
 
 
 def is_sqlite(url: str) -> bool:

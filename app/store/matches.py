@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import insert, select, update
 
-from app.store.db import AsyncSession
+from app.store.db import AsyncSession, Executor
 from app.store.models import ActionRecord, Match, MatchSeat, Player, utcnow
 
 MatchSeatRow = tuple[int, Player]
@@ -51,7 +51,7 @@ async def get_match(session: AsyncSession, match_id: int) -> Match | None:
 
 
 async def record_deals(
-    session: AsyncSession, match_id: int, deals: list[Any], game_points: list[int]
+    session: Executor, match_id: int, deals: list[Any], game_points: list[int]
 ) -> None:
     """Store the results of the deals played so far."""
     await session.execute(
@@ -60,7 +60,7 @@ async def record_deals(
 
 
 async def finish_match(
-    session: AsyncSession,
+    session: Executor,
     match_id: int,
     *,
     winner: int | None,
@@ -122,7 +122,7 @@ async def seats_of_matches(
 
 
 async def append_action(
-    session: AsyncSession,
+    session: Executor,
     *,
     table_id: str,
     match_id: int,
@@ -149,3 +149,9 @@ async def actions_of_match(session: AsyncSession, match_id: int) -> list[ActionR
         select(ActionRecord).where(ActionRecord.match_id == match_id).order_by(ActionRecord.version)
     )
     return list(await session.scalars(query))
+
+
+async def append_actions(connection: Executor, rows: list[dict[str, Any]]) -> None:
+    """Append many accepted actions at once (keys: table_id, match_id, version, seat, action)."""
+    now = utcnow()
+    await connection.execute(insert(ActionRecord), [{**row, "created_at": now} for row in rows])

@@ -6,9 +6,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 
-from app.store.db import AsyncSession
+from app.store.db import AsyncSession, Executor
 from app.store.models import Player, Table, TableSeat
 
 SeatRow = tuple[int, Player]
@@ -76,7 +76,7 @@ async def free_seat(session: AsyncSession, table_id: str, player_id: str) -> Non
 
 
 async def set_status(
-    session: AsyncSession, table_id: str, status: str, *, match_id: int | None = None
+    session: Executor, table_id: str, status: str, *, match_id: int | None = None
 ) -> None:
     """Change a table's status, and its current match when one is given."""
     values: dict[str, Any] = {"status": status}
@@ -85,7 +85,7 @@ async def set_status(
     await session.execute(update(Table).where(Table.id == table_id).values(**values))
 
 
-async def bump_version(session: AsyncSession, table_id: str, expected: int) -> bool:
+async def bump_version(session: Executor, table_id: str, expected: int) -> bool:
     """Move the table from version ``expected`` to ``expected + 1``.
 
     False when the stored version is not ``expected`` (another writer got there first).
@@ -96,3 +96,18 @@ async def bump_version(session: AsyncSession, table_id: str, expected: int) -> b
         .values(version=expected + 1)
     )
     return result.rowcount == 1  # type: ignore[attr-defined]
+
+
+async def bump_versions(connection: Executor, moves: list[tuple[str, int]]) -> int:
+    """Move each ``(table_id, expected)`` table one version up; how many rows moved.
+
+    A count below ``len(moves)`` means some table was not at its expected version.
+    """
+    statement = (
+        update(Table.__table__)
+        .where(Table.id == bindparam("t_id"), Table.version == bindparam("expected"))
+        .values(version=bindparam("expected") + 1)
+    )
+    params = [{"t_id": table_id, "expected": expected} for table_id, expected in moves]
+    result = await connection.execute(statement, params)
+    return int(result.rowcount)  # type: ignore[attr-defined]

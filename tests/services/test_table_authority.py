@@ -92,7 +92,7 @@ async def test_a_failed_commit_changes_nothing_and_publishes_nothing(
     async def broken(*args: object, **kwargs: object) -> None:
         raise OperationalError("INSERT", {}, Exception("disk full"))
 
-    monkeypatch.setattr(match_store, "append_action", broken)
+    monkeypatch.setattr(match_store, "append_actions", broken)
     seat = authority.state.to_move
     with pytest.raises(Unavailable):
         await authority.act(players[seat].id, 0, authority.welcome(seat)["view"]["legal"][0])
@@ -107,8 +107,9 @@ async def test_a_failed_commit_changes_nothing_and_publishes_nothing(
 async def test_a_restart_rebuilds_live_tables_from_the_log(
     services: Services, database_url: str
 ) -> None:
-    authority, players = await started_table(services, {"target": 5})
-    await play_random(authority, players, random.Random(3), 30)
+    services.tables.new_seed = lambda: "restart"
+    authority, players = await started_table(services, {"target": 20})
+    assert await play_random(authority, players, random.Random(3), 30) == 30
     views = [view(authority.state, seat) for seat in (0, 1, None)]
     records = authority.records
     again = Services.build(Settings(database_url=database_url))

@@ -125,7 +125,7 @@ async def test_a_seat_cannot_be_taken_twice(sessions) -> None:  # type: ignore[n
 
 
 async def test_tokens_are_stored_only_as_their_sha256(sessions) -> None:  # type: ignore[no-untyped-def]
-    service = TableService(sessions, LocalHub(), "http://x")
+    service = TableService(sessions, LocalHub(), None, "http://x")  # type: ignore[arg-type]
     player, token = await service.create_player("Anna")
     async with sessions() as session:
         stored = await session.scalar(select(Player).where(Player.id == player.id))

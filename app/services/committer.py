@@ -1,0 +1,124 @@
+"""Group commit: the writes of actions accepted at the same moment share one transaction.
+
+Each table's authority still holds its own lock until its write is durable, so actions on one
+table stay strictly one at a time; across tables, a single transaction carries every write
+that is waiting, which is what lets one SQLite file take thousands of actions per second.
+If a batch fails, each write is retried alone so that only the faulty one is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from app.services.errors import Conflict, Unavailable
+from app.store import matches as match_store
+from app.store import tables as table_store
+
+log = logging.getLogger(__name__)
+
+Extra = Callable[[AsyncConnection], Awaitable[None]]
+
+
+@dataclass
+class Write:
+    """One accepted action to store: the log row, the version step and any result updates."""
+
+    table_id: str
+    match_id: int
+    version: int  # the version this action produces
+    seat: int
+    action: dict[str, Any]
+    extras: list[Extra] = field(default_factory=list)
+    done: asyncio.Future[None] | None = None
+
+    def row(self) -> dict[str, Any]:
+        return {
+            "table_id": self.table_id,
+            "match_id": self.match_id,
+            "version": self.version,
+            "seat": self.seat,
+            "action": self.action,
+        }
+
+
+class VersionMoved(Exception):
+    """A table was not at the version its authority expected (another writer)."""
+
+
+class Committer:
+    """Collects ``Write``s and commits whatever is waiting in one transaction."""
+
+    def __init__(self, engine: AsyncEngine, max_batch: int = 512) -> None:
+        self.engine = engine
+        self.max_batch = max_batch
+        self._queue: asyncio.Queue[Write] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+
+    async def submit(self, write: Write) -> None:
+        """Return once ``write`` is committed; ``Conflict`` or ``Unavailable`` otherwise."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        write.done = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(write)
+        await write.done
+
+    async def close(self) -> None:
+        """Stop the background task (waiting writes are refused)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < self.max_batch:
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._store(batch)
+            except (SQLAlchemyError, VersionMoved):
+                for write in batch:  # find the faulty write: each alone
+                    await self._store_alone(write)
+            else:
+                for write in batch:
+                    _resolve(write, None)
+
+    async def _store(self, batch: list[Write]) -> None:
+        async with self.engine.begin() as connection:
+            moved = await table_store.bump_versions(
+                connection, [(w.table_id, w.version - 1) for w in batch]
+            )
+            if moved != len(batch):
+                raise VersionMoved
+            await match_store.append_actions(connection, [w.row() for w in batch])
+            for write in batch:
+                for extra in write.extras:
+                    await extra(connection)
+
+    async def _store_alone(self, write: Write) -> None:
+        try:
+            await self._store([write])
+        except (VersionMoved, IntegrityError):
+            _resolve(write, Conflict("stale_version", "Another writer changed this table."))
+        except SQLAlchemyError:
+            log.exception("storing an action at table %s failed", write.table_id)
+            _resolve(write, Unavailable("storage_failed", "The action could not be stored; retry."))
+        else:
+            _resolve(write, None)
+
+
+def _resolve(write: Write, error: Exception | None) -> None:
+    if write.done is None or write.done.done():
+        return
+    if error is None:
+        write.done.set_result(None)
+    else:
+        write.done.set_exception(error)

@@ -1,0 +1,250 @@
+"""Load benchmark: simulated players on real WebSockets over loopback.
+
+Starts ``talon serve`` on a free loopback port with a fresh SQLite file (or uses ``--url``),
+seats two players at each of ``--tables`` tables, and lets every table play random legal
+moves as fast as it can until ``--duration`` seconds or ``--max-moves`` accepted moves.
+Prints accepted moves per second, p50/p99 from action to ack and from action to the
+opponent's update, and the server's resident memory. Never asserts a timing.
+
+    .venv/bin/python benchmarks/load.py --tables 200 --duration 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Figures:
+    """What the run measured."""
+
+    moves: int = 0
+    ack: list[float] = field(default_factory=list)
+    opponent: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def rss_mib(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+class Seat:
+    """One player's socket; a reader task sorts frames into acks and updates."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.updates: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.acks: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.welcome: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        async for raw in self.socket:
+            frame = json.loads(raw)
+            kind = frame["type"]
+            if kind == "update":
+                self.updates.put_nowait((time.perf_counter(), frame))
+            elif kind in ("ack", "error"):
+                self.acks.put_nowait((time.perf_counter(), frame))
+            elif kind == "welcome":
+                self.welcome.put_nowait(frame)
+
+
+async def open_seat(base: str, table_id: str, token: str) -> tuple[Seat, dict[str, Any]]:
+    socket = await connect(f"ws://{base}/ws/tables/{table_id}", max_size=2**22)
+    seat = Seat(socket)
+    await socket.send(json.dumps({"type": "hello", "token": token, "since": None}))
+    return seat, await seat.welcome.get()
+
+
+async def set_up_table(http: httpx.AsyncClient, n: int) -> tuple[str, list[str]]:
+    tokens = []
+    for name in (f"A{n}", f"B{n}"):
+        response = await http.post("/api/players", json={"name": name})
+        tokens.append(response.json()["token"])
+    headers = {"Authorization": f"Bearer {tokens[0]}"}
+    body = {"variant": "sixty-six", "options": {"target": 100}}
+    table = (await http.post("/api/tables", json=body, headers=headers)).json()
+    headers = {"Authorization": f"Bearer {tokens[1]}"}
+    await http.post(f"/api/tables/{table['id']}/join", json={}, headers=headers)
+    return table["id"], tokens
+
+
+async def run_table(
+    base: str,
+    table_id: str,
+    tokens: list[str],
+    figures: Figures,
+    deadline: float,
+    limit: int,
+    rng: random.Random,
+) -> None:
+    opened = [await open_seat(base, table_id, token) for token in tokens]
+    seats = [seat for seat, _ in opened]
+    view = opened[0][1]["view"]
+    version, to_move = opened[0][1]["version"], view["to_move"]
+    legal = [welcome["view"]["legal"] for _, welcome in opened]
+    try:
+        while time.perf_counter() < deadline and figures.moves < limit and to_move is not None:
+            mover, other = seats[to_move], seats[1 - to_move]
+            choices = [a for a in legal[to_move] if a["type"] != "resign"]
+            message = {
+                "type": "action",
+                "id": str(version),
+                "version": version,
+                "action": rng.choice(choices),
+            }
+            sent = time.perf_counter()
+            await mover.socket.send(json.dumps(message))
+            acked_at, ack = await mover.acks.get()
+            if ack["type"] != "ack":
+                figures.errors += 1
+                break
+            seen_at, update = await other.updates.get()
+            _, own = await mover.updates.get()
+            figures.moves += 1
+            figures.ack.append(acked_at - sent)
+            figures.opponent.append(seen_at - sent)
+            version = update["version"]
+            to_move = update["to_move"]
+            legal[seats.index(mover)] = own["legal"]
+            legal[seats.index(other)] = update["legal"]
+    finally:
+        for seat in seats:
+            await seat.socket.close()
+            seat.reader.cancel()
+
+
+def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{database}", "LOG_LEVEL": "warning"}
+    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
+    return subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+async def wait_healthy(http: httpx.AsyncClient) -> None:
+    for _ in range(600):
+        try:
+            if (await http.get("/healthz")).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        await asyncio.sleep(0.05)
+    raise SystemExit("the server did not start")
+
+
+async def main(args: argparse.Namespace) -> None:
+    process = None
+    tmp = tempfile.TemporaryDirectory(prefix="talon-load-")
+    if args.url:
+        base = args.url.removeprefix("http://").rstrip("/")
+    else:
+        port = free_port()
+        base = f"127.0.0.1:{port}"
+        process = start_server(port, Path(tmp.name) / "load.db")
+    try:
+        limits = httpx.Limits(max_connections=50)
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, limits=limits) as http:
+            await wait_healthy(http)
+            tables = await asyncio.gather(*(set_up_table(http, n) for n in range(args.tables)))
+        figures = Figures()
+        rng = random.Random(args.seed)
+        started = time.perf_counter()
+        deadline = started + args.duration
+        await asyncio.gather(
+            *(
+                run_table(
+                    base,
+                    table_id,
+                    tokens,
+                    figures,
+                    deadline,
+                    args.max_moves,
+                    random.Random(rng.random()),
+                )
+                for table_id, tokens in tables
+            )
+        )
+        elapsed = time.perf_counter() - started
+        rss = rss_mib(process.pid) if process else None
+    finally:
+        if process is not None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        tmp.cleanup()
+    ms = 1000
+    print(f"tables: {args.tables}  players: {2 * args.tables}  duration: {elapsed:.1f} s")
+    print(
+        f"accepted moves: {figures.moves}  ({figures.moves / elapsed:.0f} moves/s)"
+        f"  refused: {figures.errors}"
+    )
+    print(
+        f"action -> ack:             p50 {percentile(figures.ack, 0.5) * ms:.1f} ms"
+        f"  p99 {percentile(figures.ack, 0.99) * ms:.1f} ms"
+    )
+    print(
+        f"action -> opponent update: p50 {percentile(figures.opponent, 0.5) * ms:.1f} ms"
+        f"  p99 {percentile(figures.opponent, 0.99) * ms:.1f} ms"
+    )
+    print(f"server RSS: {rss:.0f} MiB" if rss is not None else "server RSS: n/a (--url)")
+
+
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--tables", type=int, default=200, choices=range(1, 2001), metavar="T (1-2000)"
+    )
+    parser.add_argument("--duration", type=float, default=15.0, help="seconds, at most 300")
+    parser.add_argument("--max-moves", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--url", help="an already running server (loopback only)")
+    args = parser.parse_args(argv)
+    args.duration = min(max(args.duration, 1.0), 300.0)
+    if args.url and not any(h in args.url for h in ("127.0.0.1", "localhost", "[::1]")):
+        parser.error("--url must be a loopback address")
+    return args
+
+
+if __name__ == "__main__":
+    asyncio.run(main(parse()))
