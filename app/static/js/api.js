@@ -1,0 +1,51 @@
+// REST calls and the guest identity (name, id and token kept in localStorage).
+
+const KEY = "talon.player";
+
+export function me() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(KEY) || "null");
+    return saved && saved.token && saved.id ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function call(method, path, body) {
+  const headers = {};
+  const player = me();
+  if (player) headers.Authorization = `Bearer ${player.token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = data && data.error ? data.error : { code: "http_error", message: response.statusText };
+    throw new ApiError(response.status, error.code, error.message);
+  }
+  return data;
+}
+
+/** Become a guest called `name` (a new identity if the name changes). */
+export async function identify(name) {
+  const current = me();
+  if (current && current.name === name) return current;
+  const created = await call("POST", "/api/players", { name });
+  localStorage.setItem(KEY, JSON.stringify(created));
+  return created;
+}
+
+export function forget() {
+  localStorage.removeItem(KEY);
+}

@@ -1,0 +1,177 @@
+// The felt: both seats, the stock with the turned trump, the trick and the scores.
+// Shared by the live table and the replay viewer. It draws a picture; it decides nothing.
+
+import { cardElement, sortHand, suitIcon } from "./cards.js";
+import { h } from "./dom.js";
+import { cardName, t } from "./i18n.js";
+
+/**
+ * @param {object} p
+ *   view: the engine's view (or a replay step's view)
+ *   names: player names by seat
+ *   bottom: the seat drawn at the bottom (the viewer's seat, or 0)
+ *   hands: {seat: card codes} for hands drawn face up (a player's own, or all in a replay)
+ *   handCard: (code) => element for a playable own card (live table), else plain cards
+ *   showLast: draw the last completed trick in the middle
+ *   me: the viewer's seat (null for spectators and replays)
+ */
+export function board(p) {
+  const v = p.view;
+  const top = (p.bottom + 1) % v.seats;
+  return h(
+    "div",
+    { class: "felt", dataset: { toMove: v.to_move ?? "" } },
+    seatRow(p, top, "top"),
+    h("div", { class: "middle" }, stockArea(v), trickArea(p), lastTrickPeek(p)),
+    seatRow(p, p.bottom, "bottom"),
+  );
+}
+
+function seatRow(p, seat, where) {
+  const v = p.view;
+  const name = p.names[seat] || "?";
+  const onMove = v.to_move === seat && !v.deal_over;
+  const stats = [h("span", { class: "chip" }, t("tricks", { n: v.tricks_won[seat] }))];
+  if (v.scores) stats.push(h("span", { class: "chip score" }, t("score", { n: v.scores[seat] })));
+  const label = h(
+    "div",
+    { class: "seat-label" },
+    h("span", { class: "dot", "aria-hidden": "true" }),
+    h("strong", { class: "name" }, name),
+    seat === p.me ? h("span", { class: "you" }, `(${t("you")})`) : null,
+    ...stats,
+  );
+  const faceUp = p.hands && p.hands[seat];
+  const hand = faceUp ? ownHand(p, seat, faceUp) : hiddenHand(v, seat, name);
+  return h(
+    "section",
+    {
+      class: `seat seat-${where}${onMove ? " on-move" : ""}`,
+      dataset: { seat: String(seat) },
+      "aria-label": name,
+    },
+    where === "top" ? [label, hand] : [hand, label],
+  );
+}
+
+function fan(cards, className, label) {
+  const n = cards.length;
+  cards.forEach((el, i) => {
+    const turn = n > 1 ? (i - (n - 1) / 2) * (18 / n) : 0;
+    el.style.setProperty("--turn", `${turn.toFixed(1)}deg`);
+    el.style.setProperty("--lift", `${(Math.abs(turn) * 0.6).toFixed(1)}px`);
+  });
+  return h("div", { class: `hand ${className}`, role: "group", "aria-label": label }, cards);
+}
+
+function ownHand(p, seat, codes) {
+  const cards = sortHand(codes, p.view.trump).map((code) =>
+    p.handCard && seat === p.me ? p.handCard(code) : cardElement(code, { zone: "hand" }),
+  );
+  const label = seat === p.me ? t("hand_label") : p.names[seat] || "";
+  return fan(cards, seat === p.me ? "mine" : "open", label);
+}
+
+function hiddenHand(v, seat, name) {
+  const shown = v.shown.filter((s) => s.seat === seat).map((s) => s.card);
+  const backs = Math.max(0, v.hand_counts[seat] - shown.length);
+  const cards = [
+    ...Array.from({ length: backs }, () => cardElement(null, { zone: "back" })),
+    ...shown.map((code) => {
+      const el = cardElement(code, { zone: "shown", label: `${t("shown_cards")}: ${cardName(code)}` });
+      el.classList.add("shown");
+      return el;
+    }),
+  ];
+  const group = fan(cards, "backs", t("opponent_hand", { name, n: v.hand_counts[seat] }));
+  group.append(h("span", { class: "count", "aria-hidden": "true" }, String(v.hand_counts[seat])));
+  return group;
+}
+
+function stockArea(v) {
+  const pile = [];
+  if (v.trump_card) {
+    const trump = cardElement(v.trump_card, { zone: "trump" });
+    trump.classList.add("turned");
+    pile.push(trump);
+  }
+  const backs = Math.min(3, Math.max(0, v.stock - (v.trump_card ? 1 : 0)));
+  for (let i = 0; i < backs; i++) {
+    const back = cardElement(null, { zone: "stock" });
+    back.style.setProperty("--depth", String(i));
+    pile.push(back);
+  }
+  if (v.closed) pile.push(h("span", { class: "closed-mark" }, t("stock_closed")));
+  return h(
+    "div",
+    { class: "stock-area", "aria-label": t("stock_left", { n: v.stock }) },
+    h("div", { class: "pile" }, pile),
+    h(
+      "div",
+      { class: "stock-info" },
+      h("span", { class: "stock-count", dataset: { stock: String(v.stock) } }, String(v.stock)),
+      h("span", { class: "trump-label" }, t("trump"), " ", suitIcon(v.trump)),
+    ),
+  );
+}
+
+function trickArea(p) {
+  const v = p.view;
+  let cards = v.trick;
+  let caption = null;
+  let zone = "trick";
+  // Between tricks the completed trick stays in the middle until the next card is led.
+  if (!cards.length && v.last_trick && !v.deal_over) {
+    cards = v.last_trick.cards;
+    zone = "last";
+    caption = t("trick_won_by", { name: p.names[v.last_trick.winner] || "?" });
+  }
+  if (p.finalTrick) {
+    cards = p.finalTrick.cards;
+    zone = "trick";
+  }
+  return h(
+    "div",
+    { class: `trick${zone === "last" ? " collected" : ""}`, role: "group", "aria-label": t("trick_label") },
+    cards.map((c) => {
+      const el = cardElement(c.card, { zone });
+      el.classList.add(c.seat === p.bottom ? "from-bottom" : "from-top");
+      return el;
+    }),
+    caption ? h("span", { class: "trick-caption" }, caption) : null,
+  );
+}
+
+function lastTrickPeek(p) {
+  const v = p.view;
+  if (!p.showLast || !v.last_trick) {
+    return h("div", { class: "peek", hidden: true });
+  }
+  return h(
+    "div",
+    { class: "peek", role: "group", "aria-label": t("last_trick") },
+    h("span", { class: "peek-title" }, t("trick_won_by", { name: p.names[v.last_trick.winner] })),
+    h(
+      "div",
+      { class: "peek-cards" },
+      v.last_trick.cards.map((c) => cardElement(c.card, { zone: "last" })),
+    ),
+  );
+}
+
+/** The score line: deal number, trump and game points against the target. */
+export function scoreboard(v, names) {
+  return h(
+    "div",
+    { class: "scoreboard" },
+    h("span", { class: "deal-no" }, t("deal_no", { n: v.deal_no })),
+    h(
+      "span",
+      { class: "game-points", "aria-label": t("game_points") },
+      h("span", { class: "gp-name" }, names[0] || "?"),
+      h("strong", { class: "gp" }, `${v.game_points[0]} : ${v.game_points[1]}`),
+      h("span", { class: "gp-name" }, names[1] || "?"),
+      h("span", { class: "target" }, t("to_target", { n: v.rules.target })),
+    ),
+  );
+}

@@ -1,0 +1,239 @@
+// History: your finished matches, and a replay viewer stepping through one with all hands open.
+// The replay's pictures come from the server (GET /api/matches/{id}/replay), step by step.
+
+import { call, me } from "./api.js";
+import { board, scoreboard } from "./board.js";
+import { h, mount, toast } from "./dom.js";
+import { cardShort, lang, t } from "./i18n.js";
+import { dealSummary } from "./summary.js";
+
+export function historyPage(root) {
+  let matches = null;
+
+  async function load() {
+    const mine = me();
+    if (!mine) {
+      matches = [];
+      render();
+      return;
+    }
+    try {
+      const page = await call("GET", `/api/matches?player=${encodeURIComponent(mine.id)}&limit=50`);
+      matches = page.matches.filter((m) => m.status === "finished");
+    } catch (error) {
+      toast(t("error", { message: error.message }));
+      matches = [];
+    }
+    render();
+  }
+
+  function row(m) {
+    const mine = me();
+    const seat = m.players.find((p) => p.player_id === mine.id)?.seat ?? 0;
+    const other = m.players.find((p) => p.seat !== seat);
+    const won = m.winner === seat;
+    const when = new Date(m.finished_at || m.started_at).toLocaleString(lang(), {
+      dateStyle: "medium",
+      timeStyle: "short",
+    });
+    return h(
+      "li",
+      { class: `match-row ${won ? "won" : "lost"}`, dataset: { match: String(m.id) } },
+      h("span", { class: `result ${won ? "won" : "lost"}` }, t(won ? "won" : "lost")),
+      h(
+        "div",
+        { class: "match-main" },
+        h("strong", {}, t("vs", { a: mine.name, b: other ? other.name : "?" })),
+        h("small", {}, `${t(`variant_${m.variant}`)} · ${when}`),
+      ),
+      h("strong", { class: "match-score" }, `${m.game_points[seat]} : ${m.game_points[1 - seat]}`),
+      h("a", { class: "button small", href: `/history/${m.id}`, "data-link": true }, t("replay")),
+    );
+  }
+
+  function render() {
+    let body;
+    if (!me()) body = h("p", { class: "muted" }, t("history_need_name"));
+    else if (matches === null) body = h("p", { class: "muted" }, t("loading"));
+    else if (!matches.length) body = h("p", { class: "muted" }, t("history_empty"));
+    else body = h("ul", { class: "matches" }, matches.map(row));
+    mount(root, h("section", { class: "panel history" }, h("h1", {}, t("history_title")), body));
+  }
+
+  render();
+  load();
+  return { render, leave() {} };
+}
+
+/** The frames of a replay: each step, plus a frame that shows how each deal ended. */
+export function replayFrames(steps) {
+  const frames = [];
+  let previous = null;
+  for (const step of steps) {
+    const over = step.events.find((e) => e.type === "deal_over");
+    if (over && previous) {
+      frames.push(dealEndFrame(previous, step, over));
+      if (step.events.some((e) => e.type === "deal_started")) {
+        frames.push({ view: step.view, hands: step.hands, step, caption: t("replay_start") });
+      }
+    } else {
+      frames.push({ view: step.view, hands: step.hands, step, caption: null });
+    }
+    previous = frames[frames.length - 1];
+  }
+  return frames;
+}
+
+function dealEndFrame(previous, step, over) {
+  const hands = previous.hands.map((hand) => [...hand]);
+  let trick = [...previous.view.trick];
+  for (const e of step.events) {
+    if (e.type === "deal_over") break;
+    if (e.type === "card_played") {
+      hands[e.seat].splice(hands[e.seat].indexOf(e.card), 1);
+      trick.push({ seat: e.seat, card: e.card });
+    } else if (e.type === "trick_won") {
+      trick = e.cards;
+    } else if (e.type === "card_drawn") {
+      hands[e.seat].push(e.card);
+    }
+  }
+  const r = over.result;
+  const view = {
+    ...previous.view,
+    hand_counts: hands.map((x) => x.length),
+    trick: [],
+    tricks_won: r.tricks,
+    scores: r.scores,
+    game_points: over.game_points,
+    deal_over: true,
+    to_move: null,
+  };
+  return { view, hands, step, result: r, finalTrick: { cards: trick } };
+}
+
+export function replayPage(root, matchId) {
+  let replay = null;
+  let frames = [];
+  let at = 0;
+  let problem = null;
+
+  async function load() {
+    try {
+      replay = await call("GET", `/api/matches/${matchId}/replay`);
+      frames = replayFrames(replay.steps);
+    } catch (error) {
+      problem = error.message;
+    }
+    render();
+  }
+
+  function names() {
+    const out = [];
+    for (const p of replay.players) out[p.seat] = p.name;
+    return out;
+  }
+
+  function describe(frame) {
+    if (frame.caption) return frame.caption;
+    const s = frame.step;
+    if (!s.action) return t("replay_start");
+    const name = names()[s.seat];
+    const a = s.action;
+    if (a.type === "play" && a.marriage) {
+      const points = s.events.find((e) => e.type === "marriage_declared")?.points ?? "";
+      return t("replay_marriage", { name, card: cardShort(a.card), points });
+    }
+    if (a.type === "play") return t("replay_play", { name, card: cardShort(a.card) });
+    return t(`replay_${a.type}`, { name });
+  }
+
+  function go(index) {
+    at = Math.max(0, Math.min(frames.length - 1, index));
+    render();
+    root.querySelector(".replay-controls [data-keep-focus]")?.focus();
+  }
+
+  function dealOf(frame) {
+    return frame.result ? frame.result.deal_no : frame.view.deal_no;
+  }
+
+  function jumpDeal(direction) {
+    const current = dealOf(frames[at]);
+    if (direction > 0) {
+      const next = frames.findIndex((f, i) => i > at && dealOf(f) > current);
+      go(next < 0 ? frames.length - 1 : next);
+    } else {
+      const start = frames.findIndex((f) => dealOf(f) === current);
+      const target = at > start ? start : frames.findIndex((f) => dealOf(f) === current - 1);
+      go(target < 0 ? 0 : target);
+    }
+  }
+
+  function keys(event) {
+    const moves = { ArrowRight: () => go(at + 1), ArrowLeft: () => go(at - 1), PageDown: () => jumpDeal(1), PageUp: () => jumpDeal(-1) };
+    if (moves[event.key]) {
+      event.preventDefault();
+      moves[event.key]();
+    }
+  }
+
+  function control(label, action, symbol, keep = false) {
+    return h("button", { class: "button", type: "button", "aria-label": label, title: label, onclick: action, "data-keep-focus": keep || null }, symbol);
+  }
+
+  function render() {
+    if (problem) {
+      mount(root, h("section", { class: "panel narrow" }, h("p", {}, t("error", { message: problem }))));
+      return;
+    }
+    if (!replay) {
+      mount(root, h("p", { class: "loading" }, t("loading")));
+      return;
+    }
+    const frame = frames[at];
+    const n = names();
+    const mine = me();
+    const bottom = mine ? (replay.players.find((p) => p.player_id === mine.id)?.seat ?? 0) : 0;
+    const felt = board({
+      view: frame.view,
+      names: n,
+      bottom,
+      me: null,
+      hands: Object.fromEntries(frame.hands.map((hand, seat) => [seat, hand])),
+      finalTrick: frame.finalTrick,
+    });
+    mount(
+      root,
+      h(
+        "section",
+        { class: "table-page replay", dataset: { frame: String(at) }, onkeydown: keys },
+        h("div", { class: "table-head" }, h("h1", { class: "replay-title" }, t("replay_title", { a: n[0], b: n[1] })), scoreboard(frame.view, n)),
+        h(
+          "div",
+          { class: "table-body" },
+          felt,
+          h(
+            "aside",
+            { class: "side" },
+            h(
+              "div",
+              { class: "replay-controls", role: "toolbar", "aria-label": t("replay") },
+              control(t("prev_deal"), () => jumpDeal(-1), "⏮"),
+              control(t("prev_step"), () => go(at - 1), "◀"),
+              control(t("next_step"), () => go(at + 1), "▶", true),
+              control(t("next_deal"), () => jumpDeal(1), "⏭"),
+            ),
+            h("p", { class: "step-of" }, t("step_of", { i: at + 1, n: frames.length })),
+            h("p", { class: "step-caption", "aria-live": "polite" }, describe(frame)),
+            frame.result ? h("div", { class: "replay-summary" }, dealSummary(frame.result, n, replay.rules, null, "replay-deal")) : null,
+          ),
+        ),
+      ),
+    );
+  }
+
+  render();
+  load();
+  return { render, leave() {} };
+}

@@ -1,0 +1,186 @@
+// The lobby: your name, a new table with its house rules, open tables to join, live ones to watch.
+
+import { call, forget, identify, me } from "./api.js";
+import { cardElement } from "./cards.js";
+import { h, mount, toast } from "./dom.js";
+import { t } from "./i18n.js";
+
+const REFRESH_MS = 5000;
+
+export function lobbyPage(root, navigate) {
+  let open = null;
+  let live = null;
+  let editing = !me();
+  let timer = null;
+  const form = { variant: "sixty-six", target: "7", claim: "auto", close_fail: "opponent_2_or_3", visibility: "public" };
+
+  async function refresh() {
+    try {
+      const [o, l] = await Promise.all([
+        call("GET", "/api/tables?status=open"),
+        call("GET", "/api/tables?status=live"),
+      ]);
+      open = o.tables;
+      live = l.tables;
+      render();
+    } catch {
+      toast(t("offline"));
+    }
+    clearTimeout(timer);
+    timer = setTimeout(refresh, REFRESH_MS);
+  }
+
+  async function ensureName() {
+    const input = root.querySelector("#name");
+    const name = input ? input.value.trim() : me()?.name;
+    if (!name) {
+      toast(t("name_needed"));
+      input?.focus();
+      return null;
+    }
+    return identify(name);
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    if (!(await ensureName())) return;
+    try {
+      const table = await call("POST", "/api/tables", {
+        variant: form.variant,
+        options: { target: Number(form.target), claim: form.claim, close_fail: form.close_fail },
+        visibility: form.visibility,
+      });
+      navigate(`/t/${table.id}`);
+    } catch (error) {
+      toast(t("error", { message: error.message }));
+    }
+  }
+
+  async function join(table) {
+    if (!(await ensureName())) return;
+    try {
+      await call("POST", `/api/tables/${table.id}/join`, {});
+      navigate(`/t/${table.id}`);
+    } catch (error) {
+      toast(t("error", { message: error.message }));
+      refresh();
+    }
+  }
+
+  function select(name, values) {
+    return h(
+      "label",
+      { class: "field" },
+      h("span", {}, t(name)),
+      h(
+        "select",
+        { name, onchange: (e) => { form[name] = e.target.value; } },
+        values.map(([value, label]) => h("option", { value, selected: form[name] === value }, label)),
+      ),
+    );
+  }
+
+  function nameCard() {
+    const mine = me();
+    if (mine && !editing) {
+      return h(
+        "div",
+        { class: "who" },
+        h("span", {}, t("playing_as", { name: mine.name })),
+        h("button", { class: "button ghost small", type: "button", onclick: () => { editing = true; render(); root.querySelector("#name")?.focus(); } }, t("change_name")),
+      );
+    }
+    return h(
+      "form",
+      { class: "who", onsubmit: async (e) => { e.preventDefault(); if (await ensureName()) { editing = false; render(); } } },
+      h("label", { for: "name" }, t("your_name")),
+      h("input", { id: "name", name: "name", maxlength: 24, required: true, value: mine ? mine.name : "", placeholder: t("name_placeholder"), autocomplete: "nickname" }),
+      h("button", { class: "button", type: "submit" }, t("save_name")),
+      mine ? h("button", { class: "button ghost small", type: "button", onclick: () => { forget(); editing = true; render(); } }, "×") : null,
+    );
+  }
+
+  function createCard() {
+    return h(
+      "form",
+      { class: "panel create", onsubmit: create, "aria-labelledby": "create-title" },
+      h("h2", { id: "create-title" }, t("create_title")),
+      select("variant", ["sixty-six", "schnapsen", "german-32"].map((v) => [v, t(`variant_${v}`)])),
+      select("target", ["7", "10"].map((n) => [n, t("target_points", { n })])),
+      select("claim", ["auto", "manual"].map((c) => [c, t(`claim_${c}`)])),
+      select("close_fail", ["opponent_2_or_3", "closer_minus_3", "closer_value_min_2"].map((c) => [c, t(`close_fail_${c}`)])),
+      select("visibility", ["public", "private"].map((c) => [c, t(`visibility_${c}`)])),
+      h("button", { class: "button primary wide", type: "submit", "data-action": "create" }, t("create")),
+    );
+  }
+
+  function tableRow(table, kind) {
+    const names = table.seats.map((s) => s.name).filter(Boolean);
+    const mine = me();
+    const seated = mine && table.seats.some((s) => s.player_id === mine.id);
+    const title = kind === "open" ? t("waiting_for", { name: names[0] || "?" }) : t("vs", { a: names[0] || "?", b: names[1] || "?" });
+    const o = table.options;
+    let button;
+    if (kind === "live" || seated) {
+      button = h("a", { class: "button small", href: `/t/${table.id}`, "data-link": true }, t(seated ? "open_table" : "watch"));
+    } else {
+      button = h("button", { class: "button primary small", type: "button", "data-action": "join", onclick: () => join(table) }, t("join"));
+    }
+    return h(
+      "li",
+      { class: "table-row", dataset: { table: table.id } },
+      h("div", {}, h("strong", {}, title), h("small", {}, `${t(`variant_${table.variant}`)} · ${t("target_points", { n: o.target })} · ${t(`claim_${o.claim}`)}`)),
+      button,
+    );
+  }
+
+  function list(title, tables, kind, empty) {
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": `${kind}-title` },
+      h("h2", { id: `${kind}-title` }, title),
+      tables === null
+        ? h("p", { class: "muted" }, t("loading"))
+        : tables.length
+          ? h("ul", { class: `tables ${kind}` }, tables.map((x) => tableRow(x, kind)))
+          : h("p", { class: "muted" }, empty),
+    );
+  }
+
+  function hero() {
+    const fan = ["AH", "TH", "KS", "QS", "JD"].map((c) => cardElement(c));
+    fan.forEach((el, i) => el.style.setProperty("--turn", `${(i - 2) * 9}deg`));
+    return h("div", { class: "hero" }, h("div", { class: "hero-fan", "aria-hidden": "true" }, fan), h("p", { class: "tagline" }, t("tagline")));
+  }
+
+  function render() {
+    const focused = document.activeElement?.id;
+    const nameValue = root.querySelector("#name")?.value;
+    mount(
+      root,
+      h(
+        "div",
+        { class: "lobby" },
+        h("div", { class: "lobby-left" }, hero(), nameCard(), createCard()),
+        h(
+          "div",
+          { class: "lobby-right" },
+          list(t("open_tables"), open, "open", t("no_open_tables")),
+          list(t("live_tables"), live, "live", t("no_live_tables")),
+        ),
+      ),
+    );
+    const name = root.querySelector("#name");
+    if (name && nameValue !== undefined) name.value = nameValue;
+    if (focused) document.getElementById(focused)?.focus();
+  }
+
+  render();
+  refresh();
+  return {
+    render,
+    leave() {
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,85 @@
+// The client's entry: header (navigation, language, deck colours) and a small router.
+//   /              lobby
+//   /t/{id}        a table (players and spectators; ?invite=... for private tables)
+//   /history       your finished matches
+//   /history/{id}  the replay of one
+
+import { h, mount } from "./dom.js";
+import { historyPage, replayPage } from "./history.js";
+import { LANGUAGES, lang, setLang, t } from "./i18n.js";
+import { lobbyPage } from "./lobby.js";
+import { tablePage } from "./table.js";
+
+const app = document.getElementById("app");
+let page = null;
+
+const FOUR_COLOUR = "talon.fourColour";
+
+function route() {
+  if (page) page.leave();
+  const path = location.pathname;
+  let match;
+  if ((match = path.match(/^\/t\/([\w-]+)\/?$/))) page = tablePage(app, match[1], navigate);
+  else if ((match = path.match(/^\/history\/(\d+)\/?$/))) page = replayPage(app, match[1]);
+  else if (path.startsWith("/history")) page = historyPage(app);
+  else page = lobbyPage(app, navigate);
+  renderHeader();
+}
+
+export function navigate(path) {
+  history.pushState(null, "", path);
+  route();
+  app.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+}
+
+function renderHeader() {
+  const here = location.pathname;
+  mount(
+    document.getElementById("nav"),
+    h("a", { href: "/", "data-link": true, "aria-current": here === "/" ? "page" : null }, t("nav_lobby")),
+    h("a", { href: "/history", "data-link": true, "aria-current": here.startsWith("/history") ? "page" : null }, t("nav_history")),
+  );
+  const four = localStorage.getItem(FOUR_COLOUR) === "1";
+  document.body.classList.toggle("four-colour", four);
+  mount(
+    document.getElementById("prefs"),
+    h(
+      "label",
+      { class: "four" },
+      h("input", {
+        type: "checkbox",
+        id: "four-colour",
+        checked: four,
+        onchange: (e) => {
+          localStorage.setItem(FOUR_COLOUR, e.target.checked ? "1" : "0");
+          renderHeader();
+          page?.render();
+        },
+      }),
+      h("span", {}, t("four_colour")),
+    ),
+    h(
+      "select",
+      {
+        id: "language",
+        "aria-label": t("language"),
+        onchange: (e) => {
+          setLang(e.target.value);
+          renderHeader();
+          page?.render();
+        },
+      },
+      Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === lang() }, name)),
+    ),
+  );
+}
+
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a[data-link]");
+  if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  navigate(link.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+route();

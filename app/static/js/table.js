@@ -1,0 +1,485 @@
+// The table page: waiting room, live play, spectating, deal summaries and match end.
+// Everything it shows comes from the server's welcome, update and table frames; the cards and
+// buttons it offers are exactly the `legal` actions the server sent to this seat.
+
+import { ApiError, call, identify, me } from "./api.js";
+import { board, scoreboard } from "./board.js";
+import { cardElement, suitIcon } from "./cards.js";
+import { banner, h, mount, toast } from "./dom.js";
+import { cardName, cardShort, t } from "./i18n.js";
+import { fold } from "./reducer.js";
+import { dealSummary } from "./summary.js";
+import { TableSocket } from "./socket.js";
+
+export function tablePage(root, tableId, navigate) {
+  const params = new URLSearchParams(location.search);
+  const state = {
+    table: null,
+    view: null,
+    version: null,
+    seat: null,
+    online: true,
+    showLast: false,
+    summary: null, // {result, game_points, trick, match}
+    confirmResign: false,
+    marriageFor: null,
+    announcements: [],
+    focusCard: null,
+    missing: false,
+  };
+  let socket = null;
+
+  const names = () => (state.table ? state.table.seats.map((s) => s.name) : []);
+  const seated = () => state.seat !== null && state.seat !== undefined;
+
+  function connect() {
+    if (socket) socket.stop();
+    socket = new TableSocket(tableId, () => (me() ? me().token : null), {
+      welcome(frame) {
+        if (frame.table) state.table = { ...state.table, ...frame.table };
+        state.seat = frame.seat;
+        state.version = frame.version;
+        if (frame.view) {
+          if (state.view && frame.match_id !== state.matchId) {
+            state.summary = null;
+            state.announcements = [];
+          }
+          state.view = frame.view;
+          if (frame.view.match_over && !state.summary) state.summary = { match: true };
+        }
+        state.matchId = frame.match_id;
+        render();
+      },
+      update(frame) {
+        if (!state.view) return;
+        const before = state.view;
+        state.view = fold(state.view, frame);
+        state.version = frame.version;
+        state.marriageFor = null;
+        announce(frame.events, before);
+        render();
+      },
+      table(info) {
+        const wasSeated = seated();
+        state.table = { ...state.table, ...info };
+        const mine = me();
+        const seat = mine ? info.seats.find((s) => s.player_id === mine.id) : null;
+        state.seat = seat ? seat.seat : null;
+        if (!wasSeated && seated()) refreshTable();
+        render();
+      },
+      ack() {},
+      error(frame) {
+        if (frame.code === "stale_version") return; // the missing update is on its way
+        toast(t("error", { message: frame.message }));
+      },
+      status(status) {
+        state.online = status === "up";
+        if (state.online) banner(null);
+        else banner(t("reconnecting"));
+        render();
+      },
+      fatal() {
+        state.missing = true;
+        render();
+      },
+    });
+    socket.start();
+  }
+
+  async function refreshTable() {
+    try {
+      state.table = await call("GET", `/api/tables/${tableId}`);
+      render();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        state.missing = true;
+        render();
+      } else {
+        toast(t("offline"));
+      }
+    }
+  }
+
+  function announce(events, before) {
+    const who = (seat) => names()[seat] || "?";
+    for (const e of events) {
+      let text = null;
+      if (e.type === "marriage_declared") {
+        text = t("ann_marriage", { name: who(e.seat), suit: t(`suit_${e.suit}`), points: e.points });
+      } else if (e.type === "exchange") {
+        text = t("ann_exchange", { name: who(e.seat), gave: cardShort(e.gave), took: cardShort(e.took) });
+      } else if (e.type === "closed") {
+        text = t("ann_closed", { name: who(e.seat) });
+      } else if (e.type === "claim") {
+        text = t(e.correct ? "ann_claim_ok" : "ann_claim_bad", { name: who(e.seat), score: e.score });
+      } else if (e.type === "resigned") {
+        text = t("ann_resigned", { name: who(e.seat) });
+      } else if (e.type === "deal_over") {
+        const won = [...events].reverse().find((x) => x.type === "trick_won");
+        const trick = won ? { cards: won.cards } : { cards: before.trick.concat(played(events)) };
+        const over = events.some((x) => x.type === "match_over");
+        state.summary = { result: e.result, game_points: e.game_points, trick, match: over };
+      }
+      if (text) state.announcements = [{ text, key: Math.random() }, ...state.announcements].slice(0, 4);
+    }
+  }
+
+  function played(events) {
+    return events.filter((e) => e.type === "card_played").map((e) => ({ seat: e.seat, card: e.card }));
+  }
+
+  // -- actions ------------------------------------------------------------------------
+
+  function send(action) {
+    if (!socket.act(action)) {
+      toast(t("reconnecting"));
+      return;
+    }
+    state.marriageFor = null;
+    state.confirmResign = false;
+    render();
+  }
+
+  function legal() {
+    return state.view && seated() ? state.view.legal : [];
+  }
+
+  function playsOf(code) {
+    return legal().filter((a) => a.type === "play" && a.card === code);
+  }
+
+  function chooseCard(code) {
+    const plays = playsOf(code);
+    if (!plays.length) {
+      toast(reasonFor(code));
+      return;
+    }
+    if (plays.some((a) => a.marriage) && plays.some((a) => !a.marriage)) {
+      state.marriageFor = code;
+      render();
+      document.querySelector(".marriage-choice button")?.focus();
+      return;
+    }
+    send(plays[0]);
+  }
+
+  function reasonFor(code) {
+    const v = state.view;
+    if (!state.online) return t("reconnecting");
+    if (v.to_move !== state.seat || v.deal_over) return t("not_your_turn");
+    if (playsOf(code).length) return "";
+    if (v.trick.length && (v.closed || v.stock === 0)) {
+      return t(v.rules.strict === "follow" ? "strict_follow" : "strict_head");
+    }
+    return t("not_legal");
+  }
+
+  function handCard(code) {
+    const ok = playsOf(code).length > 0 && state.online;
+    const el = cardElement(code, { button: true, zone: "hand" });
+    el.dataset.legal = String(ok);
+    el.tabIndex = -1;
+    if (!ok) {
+      const reason = reasonFor(code);
+      el.classList.add("illegal");
+      el.setAttribute("aria-disabled", "true");
+      el.dataset.reason = reason;
+      el.title = reason;
+      el.setAttribute("aria-label", `${cardName(code)}. ${reason}`);
+    }
+    el.addEventListener("click", () => chooseCard(code));
+    el.addEventListener("focus", () => {
+      state.focusCard = code;
+    });
+    return el;
+  }
+
+  function handKeys(event) {
+    const cards = [...root.querySelectorAll(".hand.mine .card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    let next = null;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") next = cards[(i + 1) % cards.length];
+    if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = cards[(i - 1 + cards.length) % cards.length];
+    if (next) {
+      event.preventDefault();
+      cards.forEach((c) => (c.tabIndex = -1));
+      next.tabIndex = 0;
+      next.focus();
+    }
+  }
+
+  async function join() {
+    const input = root.querySelector("#join-name");
+    const name = input ? input.value.trim() : me()?.name;
+    if (!name) {
+      toast(t("name_needed"));
+      input?.focus();
+      return;
+    }
+    try {
+      await identify(name);
+      const body = params.get("invite") ? { invite_code: params.get("invite") } : {};
+      state.table = await call("POST", `/api/tables/${tableId}/join`, body);
+      connect(); // greet again with the token, now as a seated player
+    } catch (error) {
+      toast(t("error", { message: error.message }));
+    }
+  }
+
+  async function rematch() {
+    try {
+      await call("POST", `/api/tables/${tableId}/rematch`);
+    } catch (error) {
+      if (error.code !== "match_live") toast(t("error", { message: error.message }));
+    }
+  }
+
+  // -- drawing ------------------------------------------------------------------------
+
+  function render() {
+    const focused = document.activeElement?.closest?.(".hand.mine .card")?.dataset.card;
+    if (state.missing) {
+      mount(root, h("section", { class: "panel narrow" }, h("h1", {}, t("not_found")), lobbyLink()));
+      return;
+    }
+    if (!state.table) {
+      mount(root, h("p", { class: "loading" }, t("loading")));
+      return;
+    }
+    if (!state.view) {
+      mount(root, waitingRoom());
+      return;
+    }
+    mount(root, livePage());
+    const target =
+      (focused && root.querySelector(`.hand.mine .card[data-card="${focused}"]`)) ||
+      root.querySelector(".hand.mine .card[data-legal='true']") ||
+      root.querySelector(".hand.mine .card");
+    if (target) target.tabIndex = 0;
+    if (focused && target) target.focus();
+  }
+
+  function lobbyLink() {
+    return h("a", { href: "/", "data-link": true, class: "button ghost" }, t("back_to_lobby"));
+  }
+
+  function waitingRoom() {
+    const table = state.table;
+    const host = table.seats.find((s) => s.player_id)?.name || "?";
+    if (seated()) {
+      const link = table.invite_url ? location.origin + new URL(table.invite_url).pathname + new URL(table.invite_url).search : location.href;
+      const input = h("input", { id: "invite-link", class: "invite-link", readonly: true, value: link, "aria-label": t("invite_help") });
+      const copy = h("button", { class: "button", type: "button", onclick: async () => {
+        input.select();
+        try {
+          await navigator.clipboard.writeText(link);
+          copy.textContent = t("copied");
+        } catch {
+          document.execCommand?.("copy");
+          copy.textContent = t("copied");
+        }
+      } }, t("copy_link"));
+      return h(
+        "section",
+        { class: "panel narrow waiting", "data-testid": "waiting" },
+        h("h1", {}, t("invite_title")),
+        h("div", { class: "spinner", "aria-hidden": "true" }, ["C", "H", "S", "D"].map(suitIcon)),
+        h("p", {}, t("invite_help")),
+        h("div", { class: "copy-row" }, input, copy),
+        rulesLine(table),
+      );
+    }
+    const free = table.status === "open" && table.seats.some((s) => !s.player_id);
+    const mine = me();
+    return h(
+      "section",
+      { class: "panel narrow join" },
+      h("h1", {}, t("join_title", { name: host })),
+      rulesLine(table),
+      free
+        ? h(
+            "form",
+            { class: "join-form", onsubmit: (e) => { e.preventDefault(); join(); } },
+            mine
+              ? h("p", {}, t("playing_as", { name: mine.name }))
+              : h("label", {}, t("your_name"), h("input", { id: "join-name", maxlength: 24, required: true, placeholder: t("name_placeholder"), autocomplete: "nickname" })),
+            h("button", { class: "button primary", type: "submit" }, t("take_seat")),
+          )
+        : h("p", {}, t("join_full")),
+      lobbyLink(),
+    );
+  }
+
+  function livePage() {
+    const v = state.view;
+    const spectator = !seated();
+    const bottom = spectator ? 0 : state.seat;
+    const turn =
+      v.to_move === null || v.deal_over
+        ? null
+        : v.to_move === state.seat
+          ? h("span", { class: "turn mine", role: "status" }, t("your_turn"))
+          : h("span", { class: "turn", role: "status" }, t("their_turn", { name: names()[v.to_move] || "?" }));
+    const header = h(
+      "div",
+      { class: "table-head" },
+      scoreboard(v, names()),
+      h(
+        "div",
+        { class: "head-right" },
+        spectator ? h("span", { class: "badge watching", "data-testid": "watching" }, t("watching")) : null,
+        turn,
+      ),
+    );
+    const felt = board({
+      view: v,
+      names: names(),
+      bottom,
+      me: spectator ? null : state.seat,
+      hands: spectator ? {} : { [state.seat]: v.hand },
+      handCard,
+      showLast: state.showLast,
+    });
+    felt.querySelector(".hand.mine")?.addEventListener("keydown", handKeys);
+    return h(
+      "section",
+      {
+        class: `table-page${spectator ? " spectating" : ""}`,
+        dataset: {
+          version: String(state.version),
+          myTurn: String(!spectator && v.to_move === state.seat && !v.deal_over),
+          online: String(state.online),
+          dealNo: String(v.deal_no),
+        },
+      },
+      header,
+      h("div", { class: "table-body" }, felt, sidePanel(v, spectator)),
+      overlay(),
+    );
+  }
+
+  function sidePanel(v, spectator) {
+    const buttons = [];
+    if (v.last_trick) {
+      buttons.push(
+        h("button", { class: "button ghost", type: "button", "aria-pressed": String(state.showLast), onclick: () => { state.showLast = !state.showLast; render(); } },
+          t(state.showLast ? "hide_last_trick" : "last_trick")),
+      );
+    }
+    const actions = h("div", { class: "actions", role: "toolbar", "aria-label": "actions" });
+    if (!spectator && state.online) {
+      const types = new Set(legal().map((a) => a.type));
+      if (state.marriageFor) actions.append(marriageChoice(state.marriageFor));
+      if (types.has("exchange")) actions.append(actionButton("exchange", t("exchange")));
+      if (types.has("close")) actions.append(actionButton("close", t("close")));
+      if (types.has("claim")) actions.append(actionButton("claim", t("claim_66"), "primary"));
+      if (!v.match_over) {
+        if (state.confirmResign) {
+          actions.append(
+            h("div", { class: "confirm", role: "group" },
+              h("span", {}, t("resign_confirm")),
+              h("button", { class: "button danger", type: "button", "data-action": "resign-yes", onclick: () => send({ type: "resign" }) }, t("yes_resign")),
+              h("button", { class: "button ghost", type: "button", onclick: () => { state.confirmResign = false; render(); } }, t("cancel"))),
+          );
+        } else {
+          actions.append(
+            h("button", { class: "button ghost subtle", type: "button", "data-action": "resign", onclick: () => { state.confirmResign = true; render(); } }, t("resign")),
+          );
+        }
+      }
+    }
+    return h(
+      "aside",
+      { class: "side" },
+      actions,
+      h("div", { class: "side-buttons" }, buttons),
+      h(
+        "ol",
+        { class: "announcements", "aria-live": "polite", "aria-label": "announcements" },
+        state.announcements.map((a, i) => h("li", { class: i === 0 ? "fresh" : "" }, a.text)),
+      ),
+    );
+  }
+
+  function actionButton(type, label, kind = "") {
+    return h("button", { class: `button ${kind}`, type: "button", "data-action": type, onclick: () => send({ type }) }, label);
+  }
+
+  function marriageChoice(code) {
+    const plays = playsOf(code);
+    const points = code[1] === state.view.trump ? 40 : 20;
+    return h(
+      "div",
+      { class: "marriage-choice", role: "group" },
+      h("button", { class: "button primary", type: "button", "data-action": "marriage", onclick: () => send(plays.find((a) => a.marriage)) },
+        suitIcon(code[1]), " ", t("marriage_offer", { points })),
+      h("button", { class: "button ghost", type: "button", "data-action": "play-alone", onclick: () => send(plays.find((a) => !a.marriage)) },
+        t("play_alone", { card: cardShort(code) })),
+    );
+  }
+
+  function rulesLine(table) {
+    const o = table.options || {};
+    return h(
+      "p",
+      { class: "rules-line" },
+      [t(`variant_${table.variant}`), t("target_points", { n: o.target }), t(`claim_${o.claim}`)].join(" · "),
+    );
+  }
+
+  // -- deal summary and match end -----------------------------------------------------
+
+  function overlay() {
+    const s = state.summary;
+    if (!s) return null;
+    const v = state.view;
+    const parts = [];
+    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.trick.cards));
+    if (s.match || v.match_over) parts.push(...matchEnd(v));
+    else {
+      parts.push(
+        h("div", { class: "dialog-buttons" },
+          h("button", { class: "button primary", type: "button", "data-action": "continue", onclick: () => { state.summary = null; render(); } }, t("continue"))),
+      );
+    }
+    return h(
+      "div",
+      { class: "overlay" },
+      h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title", "data-testid": "summary" }, parts),
+    );
+  }
+
+  function matchEnd(v) {
+    const n = names();
+    const w = v.match_winner;
+    const gp = v.game_points;
+    return [
+      h("h2", { id: state.summary.result ? null : "dialog-title", class: "match-title" }, t("match_over")),
+      h("p", { class: "winner-line big", "data-testid": "match-winner" }, t("match_winner", { name: n[w], a: gp[w], b: gp[(w + 1) % gp.length] })),
+      h(
+        "table",
+        { class: "summary deals" },
+        h("caption", {}, t("deals")),
+        h("thead", {}, h("tr", {}, h("th", {}, "#"), n.map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, v.deal_results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.deal_no)), r.game_points.map((x) => h("td", {}, String(x)))))),
+      ),
+      h(
+        "div",
+        { class: "dialog-buttons" },
+        seated() ? h("button", { class: "button primary", type: "button", "data-action": "rematch", onclick: rematch }, t("rematch")) : null,
+        h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
+      ),
+    ];
+  }
+
+  refreshTable().then(connect);
+  return {
+    render,
+    leave() {
+      if (socket) socket.stop();
+      banner(null);
+    },
+  };
+}
