@@ -246,5 +246,15 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def run(args: argparse.Namespace) -> None:
+    """Run on uvloop when it is installed: the simulated players must not be the bottleneck."""
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main(args))
+    else:
+        uvloop.run(main(args))
+
+
 if __name__ == "__main__":
-    asyncio.run(main(parse()))
+    run(parse())
