@@ -21,11 +21,13 @@ from .knowledge import Knowledge, sample_positions
 from .playout import Batch, option_column, play_out
 from .solver import Solver
 
-WORLDS = 48
-"""Worlds sampled per decision while the stock is open."""
-PLAYOUTS = 4
+PLAYOUT_ROWS = 1536
+"""Playouts per decision while the stock is open, shared among the legal options."""
+MAX_WORLDS = 64
+"""At most this many worlds sampled per decision."""
+PLAYOUTS = 2
 """Greedy playouts per world and option."""
-GREEDY_NOISE = 6.0
+GREEDY_NOISE = 12.0
 MAX_SOLVED_WORLDS = 40
 GOING_OUT = 66
 
@@ -49,18 +51,19 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
 
 def _playout_values(k: Knowledge, legal: list[dict[str, Any]], rng: random.Random) -> list[float]:
     """Mean margin of each legal action over sampled worlds and greedy playouts."""
-    worlds = sample_positions(k, WORLDS, rng)
+    count = max(8, min(MAX_WORLDS, PLAYOUT_ROWS // (PLAYOUTS * len(legal))))
+    worlds = sample_positions(k, count, rng)
     base = Batch.from_positions(k.table, worlds)
     columns = np.array([option_column(a) for a in legal], dtype=np.int64)
-    per_action = WORLDS * PLAYOUTS
-    rows = np.tile(np.repeat(np.arange(WORLDS), PLAYOUTS), len(legal))
+    per_action = count * PLAYOUTS
+    rows = np.tile(np.repeat(np.arange(count), PLAYOUTS), len(legal))
     batch = base.take(rows)
     first = np.repeat(columns, per_action)
     np_rng = np.random.default_rng(rng.getrandbits(64))
     outcome = play_out(batch, rng=np_rng, first=first, greedy_noise=GREEDY_NOISE)
     margin = outcome.margin(k.seat).reshape(len(legal), per_action)
     wins = (outcome.winner == k.seat).reshape(len(legal), per_action)
-    return list(margin.mean(axis=1) + 0.5 * wins.mean(axis=1))
+    return list(margin.mean(axis=1) + wins.mean(axis=1))
 
 
 def _solved_values(
@@ -70,10 +73,13 @@ def _solved_values(
     columns = [option_column(a) for a in legal]
     totals = [0.0] * len(legal)
     count = 1 if k.all_known else MAX_SOLVED_WORLDS
+    slowest = 0.0
     for n, world in enumerate(sample_positions(k, count, rng)):
-        if n and time.perf_counter() > deadline:
+        start = time.perf_counter()
+        if n and start + slowest > deadline:
             break
         solver = Solver(k.table, world, k.seat)
         for i, column in enumerate(columns):
             totals[i] += solver.value_after(column)
+        slowest = max(slowest, time.perf_counter() - start)
     return totals

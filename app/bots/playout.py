@@ -355,38 +355,52 @@ def _beats_table() -> np.ndarray:
 
 _BEATS: Final = _beats_table()
 _IS_TRUMP: Final = (np.arange(32)[None, :] >> 3) == np.arange(4)[:, None]
+_TRICK: Final = POINTS[:, None] + POINTS[None, :]
+_FOLLOW_VALUE: Final = (
+    np.where(_BEATS, _TRICK[:, None, :], -_TRICK[:, None, :])
+    - np.where(_IS_TRUMP, 5 + POINTS[None, :], 0)[None, :, :]
+).astype(np.float32)
+"""``[led, trump suit, card]``: the greedy follower's value of each card."""
+_LEAD_VALUE: Final = (-0.5 * POINTS[None, :] - np.where(_IS_TRUMP, 6, 0)).astype(np.float32)
+"""``[trump suit, card]``: the greedy leader's value of each card while the stock is open."""
+_CARD_SUIT_MASK: Final = SUIT_MASK[np.arange(32) >> 3]
 
 
 def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.ndarray:
     """A stronger playout policy for the hard bot: each option gets a greedy value plus noise.
 
     A follower takes tricks worth taking and otherwise throws its cheapest card, sparing trumps;
-    a leader leads low plain cards, declares marriages, exchanges, claims only when right, and
+    a leader leads low plain cards while the stock is open and cashes the cards its opponent
+    cannot beat once play is strict, declares marriages, exchanges, claims only when right, and
     never closes (closing is judged at the root of the search, not inside playouts).
-    ``noise`` is added to the values, one number per option.
+    ``noise`` (one number per option) is added to the values.
     """
     n = len(batch)
     rows = np.arange(n)
-    lead = batch.lead
-    following = lead >= 0
     trump = batch.trump
-    is_trump = _IS_TRUMP[trump]
-    led = np.maximum(lead, 0)
-    wins = _BEATS[led, trump]
-    trick = POINTS[None, :] + POINTS[led][:, None]
-    follow_value = np.where(wins, trick, -trick) - np.where(is_trump, 5 + POINTS[None, :], 0)
-    lead_value = -0.5 * POINTS[None, :] - np.where(is_trump, 6, 0)
-    value = np.empty((n, N_OPTIONS))
-    value[:, :32] = np.where(following[:, None], follow_value, lead_value)
+    following = batch.lead >= 0
+    value = noise
+    value[:, :32] += np.where(
+        following[:, None], _FOLLOW_VALUE[np.maximum(batch.lead, 0), trump], _LEAD_VALUE[trump]
+    )
+    strict_leads = np.nonzero(~following & ((batch.closed >= 0) | (batch.stock_n == 0)))[0]
+    if len(strict_leads):
+        # In the strict phase a leader cashes the cards the opponent cannot beat.
+        r = strict_leads
+        other = batch.hand[r, 1 - batch.to_move[r]]
+        beaten = (other[:, None] & ABOVE[None, :]) != 0
+        has_suit = (other[:, None] & _CARD_SUIT_MASK[None, :]) != 0
+        has_trump = (other & SUIT_MASK[trump[r]]) != 0
+        safe = ~beaten & (_IS_TRUMP[trump[r]] | has_suit | ~has_trump[:, None])
+        value[r, :32] += np.where(safe, 1.5 * POINTS[None, :] + 14, 0)
     marriage_suit = (MARRIAGE_CARDS >> 3)[None, :]
-    value[:, MARRIAGE_COL:EXCHANGE_COL] = np.where(marriage_suit == trump[:, None], 40, 20)
-    value[:, EXCHANGE_COL] = 100
-    value[:, CLOSE_COL] = -100
-    score = batch.points[rows, batch.to_move] + batch.marriages[rows, batch.to_move]
-    value[:, CLAIM_COL] = np.where(score >= GOING_OUT, 1000, -1000)
-    value += noise
-    value[~options] = -np.inf
-    return value.argmax(axis=1)
+    value[:, MARRIAGE_COL:EXCHANGE_COL] += np.where(marriage_suit == trump[:, None], 40, 20)
+    value[:, EXCHANGE_COL] += 100
+    value[:, CLOSE_COL] -= 100
+    if batch.table.manual_claim:
+        score = batch.points[rows, batch.to_move] + batch.marriages[rows, batch.to_move]
+        value[:, CLAIM_COL] += np.where(score >= GOING_OUT, 1000, -1000)
+    return np.where(options, value, -np.inf).argmax(axis=1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -440,7 +454,7 @@ def play_out(
             column = np.asarray(first, dtype=np.int64)[origin]
         elif greedy_noise is not None:
             assert rng is not None
-            noise = rng.random((len(batch), N_OPTIONS)) * greedy_noise
+            noise = rng.random((len(batch), N_OPTIONS), dtype=np.float32) * greedy_noise
             column = greedy_choice(batch, options, noise)
         elif uniforms is not None:
             column = random_choice(options, uniforms[origin, decisions])
