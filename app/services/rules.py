@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.engine import PRESETS, Rules, new_match, preset
+from app.engine import PRESETS, Rules, preset
 from app.services.errors import Invalid
-
-# Any fixed seed: only used to ask the engine how many seats a rule set has.
-_PROBE_SEED = "0" * 32
 
 
 def rules_for_table(variant: str, options: dict[str, Any]) -> Rules:
@@ -29,4 +26,4 @@ def stored_rules(variant: str, options: dict[str, Any]) -> Rules:
 
 def seat_count(rules: Rules) -> int:
     """How many players these rules seat."""
-    return new_match(rules, _PROBE_SEED, None).seats
+    return rules.players
