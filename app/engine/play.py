@@ -234,10 +234,9 @@ def _declare_marriage(state: State, seat: int, card: Card, events: list[Event]) 
     partner = PARTNER[card]
     points = marriage_points(state, card.suit)
     credited = state.tricks_won[seat] > 0
-    state._set(
-        shown=(*state.shown, (seat, partner)),
-        marriages=(*state.marriages, (seat, card.suit, points)),
-    )
+    if (seat, partner) not in state.shown:  # it may be known already, taken by an exchange
+        state._set(shown=(*state.shown, (seat, partner)))
+    state._set(marriages=(*state.marriages, (seat, card.suit, points)))
     if credited:
         state._set(marriage_points=_add(state.marriage_points, seat, points))
     else:

@@ -76,7 +76,8 @@ def _set_score(v: dict[str, Any], e: dict[str, Any]) -> None:
 def _marriage_declared(v: dict[str, Any], e: dict[str, Any]) -> None:
     seat = e["seat"]
     v["marriages"].append({"seat": seat, "suit": e["suit"], "points": e["points"]})
-    v["shown"].append({"seat": seat, "card": e["shown"]})
+    if {"seat": seat, "card": e["shown"]} not in v["shown"]:
+        v["shown"].append({"seat": seat, "card": e["shown"]})
     if not e["credited"]:
         v["pending_marriages"][seat] += e["points"]
     _set_score(v, e)

@@ -169,6 +169,17 @@ def test_schnapsen_exchanges_the_trump_jack():
     assert "AS" in [c.code for c in state.hands[1]] and state.trump_card.code == "JS"
 
 
+def test_a_card_taken_by_exchange_and_shown_again_in_a_marriage_is_listed_once():
+    deal = arrange(
+        {1: "9S QS JD TD KD 9D", 0: "AH 9H QH TC 9C AC"}, turned="KS", exchange_needs_trick=False
+    )
+    state, _ = run(deal, "exchange QS*")
+    assert view(state, 0)["shown"] == [{"seat": 1, "card": "KS"}]
+    state, _ = run(state, "9H")  # seat 1 wins with the trump queen, then leads the king
+    state, _ = run(state, "KS")
+    assert view(state, 0)["shown"] == []
+
+
 @pytest.mark.parametrize(
     ("options", "script"),
     [
