@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.api.test_durability import server_process, wait_healthy
 from tests.support import free_port, in_thread
@@ -33,7 +33,13 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TIMEOUT_MS = 15_000
 
-pytestmark = pytest.mark.browser
+expect.set_options(timeout=TIMEOUT_MS)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.browser)
 
 
 @dataclass

@@ -133,11 +133,15 @@ function trickArea(p) {
   return h(
     "div",
     { class: `trick${zone === "last" ? " collected" : ""}`, role: "group", "aria-label": t("trick_label") },
-    cards.map((c) => {
-      const el = cardElement(c.card, { zone });
-      el.classList.add(c.seat === p.bottom ? "from-bottom" : "from-top");
-      return el;
-    }),
+    h(
+      "div",
+      { class: "trick-cards" },
+      cards.map((c) => {
+        const el = cardElement(c.card, { zone });
+        el.classList.add(c.seat === p.bottom ? "from-bottom" : "from-top");
+        return el;
+      }),
+    ),
     caption ? h("span", { class: "trick-caption" }, caption) : null,
   );
 }

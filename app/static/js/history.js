@@ -9,6 +9,7 @@ import { dealSummary } from "./summary.js";
 
 export function historyPage(root) {
   let matches = null;
+  let alive = true;
 
   async function load() {
     const mine = me();
@@ -19,6 +20,7 @@ export function historyPage(root) {
     }
     try {
       const page = await call("GET", `/api/matches?player=${encodeURIComponent(mine.id)}&limit=50`);
+      if (!alive) return;
       matches = page.matches.filter((m) => m.status === "finished");
     } catch (error) {
       toast(t("error", { message: error.message }));
@@ -62,7 +64,12 @@ export function historyPage(root) {
 
   render();
   load();
-  return { render, leave() {} };
+  return {
+    render,
+    leave() {
+      alive = false;
+    },
+  };
 }
 
 /** The frames of a replay: each step, plus a frame that shows how each deal ended. */
@@ -117,6 +124,7 @@ export function replayPage(root, matchId) {
   let frames = [];
   let at = 0;
   let problem = null;
+  let alive = true;
 
   async function load() {
     try {
@@ -125,7 +133,7 @@ export function replayPage(root, matchId) {
     } catch (error) {
       problem = error.message;
     }
-    render();
+    if (alive) render();
   }
 
   function names() {
@@ -219,10 +227,10 @@ export function replayPage(root, matchId) {
             h(
               "div",
               { class: "replay-controls", role: "toolbar", "aria-label": t("replay") },
-              control(t("prev_deal"), () => jumpDeal(-1), "⏮"),
+              control(t("prev_deal"), () => jumpDeal(-1), "◀◀"),
               control(t("prev_step"), () => go(at - 1), "◀"),
               control(t("next_step"), () => go(at + 1), "▶", true),
-              control(t("next_deal"), () => jumpDeal(1), "⏭"),
+              control(t("next_deal"), () => jumpDeal(1), "▶▶"),
             ),
             h("p", { class: "step-of" }, t("step_of", { i: at + 1, n: frames.length })),
             h("p", { class: "step-caption", "aria-live": "polite" }, describe(frame)),
@@ -235,5 +243,10 @@ export function replayPage(root, matchId) {
 
   render();
   load();
-  return { render, leave() {} };
+  return {
+    render,
+    leave() {
+      alive = false;
+    },
+  };
 }

@@ -12,20 +12,24 @@ export function lobbyPage(root, navigate) {
   let live = null;
   let editing = !me();
   let timer = null;
+  let alive = true;
   const form = { variant: "sixty-six", target: "7", claim: "auto", close_fail: "opponent_2_or_3", visibility: "public" };
 
   async function refresh() {
+    if (!alive) return;
     try {
       const [o, l] = await Promise.all([
         call("GET", "/api/tables?status=open"),
         call("GET", "/api/tables?status=live"),
       ]);
+      if (!alive) return;
       open = o.tables;
       live = l.tables;
       render();
     } catch {
-      toast(t("offline"));
+      if (alive) toast(t("offline"));
     }
+    if (!alive) return;
     clearTimeout(timer);
     timer = setTimeout(refresh, REFRESH_MS);
   }
@@ -180,6 +184,7 @@ export function lobbyPage(root, navigate) {
   return {
     render,
     leave() {
+      alive = false;
       clearTimeout(timer);
     },
   };

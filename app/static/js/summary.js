@@ -40,7 +40,7 @@ export function dealSummary(r, names, rules, trick, titleId = "dialog-title") {
   return [
     h("h2", { id: titleId }, t("deal_summary", { n: r.deal_no })),
     trick && trick.length
-      ? h("div", { class: "summary-trick" }, trick.map((c) => cardElement(c.card, { zone: "trick" })))
+      ? h("div", { class: "summary-trick" }, trick.map((c) => cardElement(c.card, { zone: "summary" })))
       : null,
     h("p", { class: "winner-line" }, suitIcon(r.trump), " ", t("wins_deal", { name: names[r.winner] })),
     h(

@@ -28,6 +28,7 @@ export function tablePage(root, tableId, navigate) {
     missing: false,
   };
   let socket = null;
+  let alive = true;
 
   const names = () => (state.table ? state.table.seats.map((s) => s.name) : []);
   const seated = () => state.seat !== null && state.seat !== undefined;
@@ -183,6 +184,7 @@ export function tablePage(root, tableId, navigate) {
     if (!ok) {
       const reason = reasonFor(code);
       el.classList.add("illegal");
+      if (state.view.to_move !== state.seat) el.classList.add("waiting");
       el.setAttribute("aria-disabled", "true");
       el.dataset.reason = reason;
       el.title = reason;
@@ -239,6 +241,7 @@ export function tablePage(root, tableId, navigate) {
   // -- drawing ------------------------------------------------------------------------
 
   function render() {
+    if (!alive) return;
     const focused = document.activeElement?.closest?.(".hand.mine .card")?.dataset.card;
     if (state.missing) {
       mount(root, h("section", { class: "panel narrow" }, h("h1", {}, t("not_found")), lobbyLink()));
@@ -474,10 +477,13 @@ export function tablePage(root, tableId, navigate) {
     ];
   }
 
-  refreshTable().then(connect);
+  refreshTable().then(() => {
+    if (alive && !state.missing) connect();
+  });
   return {
     render,
     leave() {
+      alive = false;
       if (socket) socket.stop();
       banner(null);
     },

@@ -1,0 +1,115 @@
+"""Playing through the pages: only cards and buttons the page offers as legal are clicked."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+
+@dataclass
+class Seats:
+    """Two players' pages (seat 0 created the table, seat 1 came by the invite link)."""
+
+    pages: list[Page]
+    table_id: str
+
+
+def version_of(page: Page) -> int:
+    return int(page.locator(".table-page").get_attribute("data-version") or "-1")
+
+
+def start_private_table(new_page: Callable[..., Page], second_locale: str = "pl-PL") -> Seats:
+    """Anna creates a private table in the lobby; Bela opens the invite link and sits down."""
+    anna = new_page("anna")
+    anna.goto("/")
+    anna.fill("#name", "Anna")
+    anna.select_option("select[name=visibility]", "private")
+    anna.click("[data-action=create]")
+    link = anna.locator("#invite-link")
+    expect(link).to_have_value(_has_invite())
+    invite = link.input_value()
+    bela = new_page("bela", locale=second_locale)
+    bela.goto(invite)
+    bela.fill("#join-name", "Bela")
+    bela.locator(".join-form button[type=submit]").click()
+    for page in (anna, bela):
+        expect(page.locator(".table-page")).to_be_visible()
+        expect(page.locator(".hand.mine .card")).to_have_count(6)
+    table_id = invite.split("/t/")[1].split("?")[0]
+    return Seats([anna, bela], table_id)
+
+
+def _has_invite() -> Any:
+    import re
+
+    return re.compile(r"/t/[\w-]+\?invite=")
+
+
+def mover(seats: Seats) -> Page | None:
+    """The page whose player is on move, or None (deal over)."""
+    for page in seats.pages:
+        if page.locator(".table-page").get_attribute("data-my-turn") == "true":
+            return page
+    return None
+
+
+def summary_shown(page: Page) -> bool:
+    return page.get_by_test_id("summary").is_visible()
+
+
+def play_one(page: Page, rng: random.Random) -> None:
+    """Click one legal thing: sometimes a legal exchange, else a legal card (with a marriage
+    when the page offers one)."""
+    exchange = page.locator("[data-action=exchange]")
+    if exchange.count() and rng.random() < 0.5:
+        exchange.click()
+        return
+    legal = page.locator(".hand.mine .card[data-legal=true]")
+    count = legal.count()
+    assert count > 0, "the player on move has no legal card"
+    legal.nth(rng.randrange(count)).click()
+    choice = page.locator(".marriage-choice [data-action=marriage]")
+    if choice.count():
+        choice.click()
+
+
+def wait_version(pages: list[Page], version: int) -> None:
+    for page in pages:
+        expect(page.locator(".table-page")).to_have_attribute("data-version", str(version))
+
+
+def play_until_deal_ends(
+    seats: Seats,
+    watchers: list[Page],
+    rng: random.Random,
+    after_each: Callable[[int], None] | None = None,
+    limit: int = 60,
+) -> int:
+    """Play until both players see the deal summary; returns the final version."""
+    everyone = [*seats.pages, *watchers]
+    version = version_of(seats.pages[0])
+    for _ in range(limit):
+        if all(summary_shown(p) for p in seats.pages):
+            return version
+        page = mover(seats)
+        assert page is not None, "nobody is on move and no summary is shown"
+        play_one(page, rng)
+        version += 1
+        wait_version(everyone, version)
+        if after_each:
+            after_each(version)
+    raise AssertionError("the deal did not end")
+
+
+def face_up(page: Page, zones: str = "") -> list[str]:
+    """Card codes drawn face up on the page (optionally only in some zones, e.g. 'trick,last')."""
+    selector = (
+        ",".join(f"[data-card][data-zone={z}]" for z in zones.split(","))
+        if zones
+        else "[data-card]"
+    )
+    return page.locator(selector).evaluate_all("els => els.map(e => e.dataset.card)")

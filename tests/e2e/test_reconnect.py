@@ -1,0 +1,61 @@
+"""Killing the server mid-deal: both pages show the banner, reconnect by themselves and finish."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Server, Watch
+from tests.e2e.play import mover, play_one, play_until_deal_ends, start_private_table, version_of
+
+# While the server is dead, and only then, the browser may report refused connections.
+REFUSED = re.compile(r"ERR_CONNECTION_REFUSED|WebSocket connection to .* failed")
+
+
+def test_pages_reconnect_after_a_sigkill_and_finish_the_deal(
+    new_page: Any, server: Server, watch: Watch
+) -> None:
+    seats = start_private_table(new_page, second_locale="it-IT")
+    anna, bela = seats.pages
+    rng = random.Random(3)
+    for _ in range(4):
+        version = version_of(anna)
+        page = mover(seats)
+        assert page is not None
+        play_one(page, rng)
+        for p in seats.pages:
+            expect(p.locator(".table-page")).to_have_attribute("data-version", str(version + 1))
+    before = version_of(anna)
+    hands = [
+        sorted(p.locator(".hand.mine [data-card]").evaluate_all("e => e.map(x => x.dataset.card)"))
+        for p in seats.pages
+    ]
+
+    for page in seats.pages:
+        page.evaluate("window.sameDocument = true")  # gone if the page were reloaded
+    watch.tolerate = True
+    server.kill()
+    for page in seats.pages:
+        expect(page.locator("#banner")).to_be_visible()
+        expect(page.locator(".table-page")).to_have_attribute("data-online", "false")
+    server.start()
+    for page in seats.pages:
+        expect(page.locator("#banner")).to_be_hidden(timeout=20_000)
+        expect(page.locator(".table-page")).to_have_attribute("data-online", "true")
+    watch.tolerate = False
+    assert all(REFUSED.search(p) for p in watch.tolerated), watch.tolerated
+
+    # Nothing was lost and nothing reloaded: the same version and the same hands.
+    assert version_of(anna) == version_of(bela) == before
+    again = [
+        sorted(p.locator(".hand.mine [data-card]").evaluate_all("e => e.map(x => x.dataset.card)"))
+        for p in seats.pages
+    ]
+    assert again == hands
+    assert all(page.evaluate("window.sameDocument === true") for page in seats.pages)
+    play_until_deal_ends(seats, [], rng)
+    for page in seats.pages:
+        expect(page.get_by_test_id("summary")).to_be_visible()
