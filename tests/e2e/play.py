@@ -113,3 +113,20 @@ def face_up(page: Page, zones: str = "") -> list[str]:
         else "[data-card]"
     )
     return page.locator(selector).evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def play_by_keyboard(page: Page) -> str:
+    """Walk the hand with the arrow keys to the first legal card and play it with Enter."""
+    hand = page.locator(".hand.mine .card")
+    hand.first.focus()
+    for _ in range(hand.count() + 1):
+        focused = page.locator(".hand.mine .card:focus")
+        if focused.get_attribute("data-legal") == "true":
+            code = focused.get_attribute("data-card") or ""
+            page.keyboard.press("Enter")
+            choice = page.locator(".marriage-choice [data-action=marriage]")
+            if choice.count():
+                page.keyboard.press("Enter")  # the marriage button has the focus
+            return code
+        page.keyboard.press("ArrowRight")
+    raise AssertionError("no legal card reachable with the arrow keys")

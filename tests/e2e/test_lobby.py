@@ -33,3 +33,18 @@ def test_the_lobby_speaks_five_languages_and_the_switcher_changes_every_string(
     expect(page.locator("#create-title")).to_have_text("New table")  # the choice is kept
     page.fill("#name", "Anna")
     shot(page, "lobby")
+
+
+def test_the_four_colour_deck_paints_diamonds_and_clubs_apart(new_page: Any) -> None:
+    page = new_page("anna")
+    page.goto("/")
+    jack = page.locator(".hero [data-card=JD] svg.face")
+    red = jack.evaluate("e => getComputedStyle(e).color")
+    assert red == page.locator(".hero [data-card=AH] svg.face").evaluate(
+        "e => getComputedStyle(e).color"
+    )
+    page.check("#four-colour")
+    expect(page.locator("body")).to_have_class("four-colour")
+    assert jack.evaluate("e => getComputedStyle(e).color") != red
+    page.reload()
+    expect(page.locator("#four-colour")).to_be_checked()

@@ -9,7 +9,14 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, Watch
-from tests.e2e.play import mover, play_one, play_until_deal_ends, start_private_table, version_of
+from tests.e2e.play import (
+    mover,
+    play_by_keyboard,
+    play_one,
+    play_until_deal_ends,
+    start_private_table,
+    version_of,
+)
 
 # While the server is dead, and only then, the browser may report refused connections.
 REFUSED = re.compile(r"ERR_CONNECTION_REFUSED|WebSocket connection to .* failed")
@@ -56,6 +63,22 @@ def test_pages_reconnect_after_a_sigkill_and_finish_the_deal(
     ]
     assert again == hands
     assert all(page.evaluate("window.sameDocument === true") for page in seats.pages)
+
+    # The first move after the restart is made with the keyboard alone.
+    page = mover(seats)
+    assert page is not None
+    waiting = bela if page is anna else anna
+    first = waiting.locator(".hand.mine .card").first
+    expect(first).to_have_attribute("aria-disabled", "true")
+    expect(first).to_have_attribute("title", re.compile(r"\w"))  # says why, on hover
+    code = play_by_keyboard(page)
+    for p in seats.pages:
+        expect(p.locator(".table-page")).to_have_attribute("data-version", str(before + 1))
+    expect(
+        waiting.locator(
+            f"[data-zone=trick][data-card='{code}'], [data-zone=last][data-card='{code}']"
+        )
+    ).to_have_count(1)
     play_until_deal_ends(seats, [], rng)
     for page in seats.pages:
         expect(page.get_by_test_id("summary")).to_be_visible()
