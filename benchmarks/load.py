@@ -4,7 +4,9 @@ Starts ``talon serve`` on a free loopback port with a fresh SQLite file (or uses
 seats two players at each of ``--tables`` tables, and lets every table play random legal
 moves as fast as it can until ``--duration`` seconds or ``--max-moves`` accepted moves.
 Prints accepted moves per second, p50/p99 from action to ack and from action to the
-opponent's update, and the server's resident memory. Never asserts a timing.
+opponent's update, the server's resident memory, the CPU time the server and this load
+generator spent per accepted move, and how busy the machine's cores were otherwise (other
+processes skew every figure). Never asserts a timing.
 
     .venv/bin/python benchmarks/load.py --tables 200 --duration 20
 """
@@ -16,6 +18,7 @@ import asyncio
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -63,6 +66,30 @@ def rss_mib(pid: int) -> float | None:
     except OSError:
         return None
     return None
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time a process has used so far (all its threads)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds() -> float:
+    """CPU time all cores have spent busy so far (from /proc/stat)."""
+    try:
+        fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return float("nan")
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 class Seat:
@@ -153,7 +180,15 @@ async def run_table(
 
 
 def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{database}", "LOG_LEVEL": "warning"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
+        "LOG_LEVEL": "warning",
+        # Every simulated player comes from one address and moves as fast as it can.
+        "PLAYERS_PER_MINUTE": "1000000",
+        "TABLES_PER_MINUTE": "1000000",
+        "WS_MESSAGES_PER_SECOND": "1000000",
+    }
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     return subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -180,6 +215,7 @@ async def main(args: argparse.Namespace) -> None:
         port = free_port()
         base = f"127.0.0.1:{port}"
         process = start_server(port, Path(tmp.name) / "load.db")
+        print(f"server pid: {process.pid}", file=sys.stderr, flush=True)
     try:
         limits = httpx.Limits(max_connections=50)
         async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, limits=limits) as http:
@@ -187,6 +223,9 @@ async def main(args: argparse.Namespace) -> None:
             tables = await asyncio.gather(*(set_up_table(http, n) for n in range(args.tables)))
         figures = Figures()
         rng = random.Random(args.seed)
+        server_cpu = cpu_seconds(process.pid) if process else None
+        own_cpu = own_cpu_seconds()
+        busy = machine_busy_seconds()
         started = time.perf_counter()
         deadline = started + args.duration
         await asyncio.gather(
@@ -204,7 +243,12 @@ async def main(args: argparse.Namespace) -> None:
             )
         )
         elapsed = time.perf_counter() - started
+        own_cpu = own_cpu_seconds() - own_cpu
+        busy = machine_busy_seconds() - busy
         rss = rss_mib(process.pid) if process else None
+        if process is not None and server_cpu is not None:
+            now = cpu_seconds(process.pid)
+            server_cpu = None if now is None else now - server_cpu
     finally:
         if process is not None:
             process.send_signal(signal.SIGINT)
@@ -228,6 +272,23 @@ async def main(args: argparse.Namespace) -> None:
         f"  p99 {percentile(figures.opponent, 0.99) * ms:.1f} ms"
     )
     print(f"server RSS: {rss:.0f} MiB" if rss is not None else "server RSS: n/a (--url)")
+    moves = max(figures.moves, 1)
+    if server_cpu is not None:
+        print(
+            f"server CPU: {server_cpu * 1e6 / moves:.0f} us per accepted move"
+            f"  ({100 * server_cpu / elapsed:.0f}% of one core)"
+        )
+    else:
+        print("server CPU: n/a (--url)")
+    print(
+        f"load generator CPU: {own_cpu * 1e6 / moves:.0f} us per accepted move"
+        f"  ({100 * own_cpu / elapsed:.0f}% of one core)"
+    )
+    others = busy - own_cpu - (server_cpu or 0.0)
+    print(
+        f"other processes: {100 * others / elapsed:.0f}% of one core"
+        f" ({os.cpu_count()} cores on this machine)"
+    )
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
