@@ -16,7 +16,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import api_router
+from app.api import api_router, limits
 from app.api import errors as api_errors
 from app.services import Services
 from app.settings import Settings, get_settings
@@ -54,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_headers=["Authorization", "Content-Type"],
     )
     api_errors.install(app)
+    limits.install(app, settings)
     app.include_router(api_router)
     if STATIC.is_dir():
         serve_client(app)

@@ -31,6 +31,11 @@ class Settings(BaseSettings):
     ws_hello_timeout: float = Field(default=10.0, gt=0)
     ws_ping_interval: float = Field(default=20.0, gt=0)
     ws_ping_timeout: float = Field(default=20.0, gt=0)
+    ws_messages_per_second: float = Field(default=100.0, gt=0)
+
+    # Creations per client address per minute (app/api/limits.py); 429 with Retry-After past them.
+    players_per_minute: int = Field(default=30, ge=1)
+    tables_per_minute: int = Field(default=30, ge=1)
 
     # Pause before a bot answers, so a human can follow its moves.
     bot_pause: float = Field(default=0.6, ge=0)

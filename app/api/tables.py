@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Body
 
 from app.api.deps import MaybePlayerDep, PlayerDep, TablesDep
+from app.api.limits import NewTableLimit
 from app.api.schemas import ErrorBody, JoinRequest, TableCreate, TableList, TableOut
 
 router = APIRouter(
@@ -16,8 +17,15 @@ router = APIRouter(
 )
 
 
-@router.post("", status_code=201, response_model=TableOut, responses={422: {"model": ErrorBody}})
-async def create_table(body: TableCreate, player: PlayerDep, tables: TablesDep) -> Any:
+@router.post(
+    "",
+    status_code=201,
+    response_model=TableOut,
+    responses={422: {"model": ErrorBody}, 429: {"model": ErrorBody}},
+)
+async def create_table(
+    body: TableCreate, player: PlayerDep, tables: TablesDep, _: NewTableLimit = None
+) -> Any:
     """Open a table; the creator takes seat 0. Unknown variants or options answer 422."""
     return await tables.create_table(player, body.variant, body.options, body.visibility)
 

@@ -15,9 +15,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from app.api.limits import Limits, rate_limited_frame
+from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
 from app.services import Services
 from app.services.authority import TableAuthority
-from app.services.errors import NotFound, ServiceError, Unauthorized
+from app.services.errors import NotFound, ServiceError, Unauthorized, Unavailable
 from app.services.hub import Frame, viewer_key
 from app.settings import Settings
 
@@ -28,6 +30,7 @@ router = APIRouter()
 CLOSE_NORMAL = 1000
 CLOSE_TOO_BIG = 1009
 CLOSE_INTERNAL = 1011
+CLOSE_TRY_LATER = 1013
 CLOSE_BAD_HELLO = 4000
 CLOSE_BAD_TOKEN = 4001
 CLOSE_NO_TABLE = 4004
@@ -172,6 +175,10 @@ async def greet(
         await websocket.send_json(error_frame(exc.code, exc.message))
         await close(websocket, CLOSE_BAD_TOKEN, "bad token")
         return None
+    except Unavailable:
+        await websocket.send_json(error_frame("unavailable", "The database does not answer."))
+        await close(websocket, CLOSE_TRY_LATER, "try again later")
+        return None
     return authority, (player.id if player else None), since
 
 
@@ -208,6 +215,12 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     services: Services = websocket.app.state.services
     settings: Settings = websocket.app.state.settings
     await websocket.accept()
+    if not websocket_origin_allowed(websocket, settings):
+        refusal = error_frame("bad_origin", "This origin may not open a table.")
+        with contextlib.suppress(Exception):
+            await websocket.send_json(refusal)
+        await close(websocket, CLOSE_BAD_ORIGIN, "origin not allowed")
+        return
     try:
         greeted = await greet(websocket, services, settings, table_id)
     except WebSocketDisconnect:
@@ -220,11 +233,17 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         connection, player_id, since, max_replay=settings.ws_send_queue // 2
     )
     connection.start()
+    limits: Limits = websocket.app.state.limits
+    bucket = limits.message_bucket()
     try:
         while not connection.closing:
             text = await receive_text(websocket, settings)
             if text is None:
                 break
+            wait = bucket.take(limits.clock())
+            if wait:
+                connection.send(rate_limited_frame(wait))
+                continue
             message, problem = parse(text)
             if message is None:
                 connection.send(problem or error_frame("bad_message", "Unreadable message."))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from sqlalchemy import event
@@ -46,6 +47,8 @@ def create_engine(url: str) -> AsyncEngine:
     """An async engine for ``url``; SQLite gets one shared connection (one writer anyway)."""
     if is_sqlite(url):
         ensure_sqlite_dir(url)
+        # aiosqlite's debug lines carry every statement's parameters (token hashes included).
+        logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.root.level))
         engine = create_async_engine(url, pool_size=1, max_overflow=0, pool_timeout=60)
         event.listen(engine.sync_engine, "connect", _tune_sqlite)
         return engine

@@ -31,7 +31,15 @@ ROOT = Path(__file__).resolve().parents[2]
 @contextmanager
 def server_process(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
     """``talon serve`` in a subprocess; killed (if still alive) on exit."""
-    env = {**os.environ, "DATABASE_URL": sqlite_url(database), "LOG_LEVEL": "warning"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": sqlite_url(database),
+        "LOG_LEVEL": "warning",
+        # Tests create many players and tables from one address, and play as fast as they can.
+        "PLAYERS_PER_MINUTE": "100000",
+        "TABLES_PER_MINUTE": "100000",
+        "WS_MESSAGES_PER_SECOND": "100000",
+    }
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     try:
