@@ -32,6 +32,9 @@ def serve(settings: Settings, host: str, port: int) -> None:
         port=port,
         log_level=settings.log_level,
         ws_max_size=settings.ws_max_frame_bytes * 4,
+        # Table frames are a few hundred bytes: compressing them costs more CPU on both
+        # ends than it saves on the wire.
+        ws_per_message_deflate=False,
         ws_ping_interval=settings.ws_ping_interval,
         ws_ping_timeout=settings.ws_ping_timeout,
     )
