@@ -7,9 +7,9 @@ below override host and port.
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 
+from app import logs
 from app.settings import Settings, get_settings
 from app.store.migrate import upgrade
 
@@ -31,6 +31,8 @@ def serve(settings: Settings, host: str, port: int) -> None:
         host=host,
         port=port,
         log_level=settings.log_level,
+        log_config=logs.config(settings.log_format, settings.log_level),
+        access_log=False,
         ws_max_size=settings.ws_max_frame_bytes * 4,
         # Table frames are a few hundred bytes: compressing them costs more CPU on both
         # ends than it saves on the wire.
@@ -49,8 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     serve_parser.add_argument("--host", default=None)
     serve_parser.add_argument("--port", type=int, default=None)
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     settings = get_settings()
+    logs.configure(settings.log_format, "info")
     if args.command == "migrate":
         migrate(settings)
     else:

@@ -24,6 +24,14 @@ class Settings(BaseSettings):
     )
     public_url: str = "http://127.0.0.1:8000"
     log_level: str = "info"
+    # "json": one JSON object per line (app/logs.py); "text" for reading by eye.
+    log_format: str = "json"
+
+    # Several workers sharing one PostgreSQL database: set REDIS_URL (redis://host:6379/0)
+    # on every worker. Tables then follow each other through Redis pub/sub, and each worker
+    # checks the tables it serves against the database every ``sync_interval`` seconds.
+    redis_url: str | None = None
+    sync_interval: float = Field(default=2.0, gt=0)
 
     # WebSocket protocol limits (see docs/protocol.md).
     ws_max_frame_bytes: int = Field(default=16_384, ge=256)

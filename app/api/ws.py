@@ -251,7 +251,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             try:
                 await answer(connection, authority, message)
             except Exception:
-                log.exception("message on table %s failed", table_id)
+                log.exception(
+                    "a message failed",
+                    extra={"table_id": table_id, "version": authority.version},
+                )
                 connection.send(
                     error_frame(
                         "internal", "Something went wrong on the server.", message.get("id")

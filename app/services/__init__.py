@@ -5,12 +5,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
 
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.services import metrics
+from app.services.bus import RedisBus
 from app.services.committer import Committer
 from app.services.errors import Unavailable
 from app.services.history import HistoryService
@@ -29,24 +33,45 @@ class Services:
     committer: Committer
     tables: TableService
     history: HistoryService
+    bus: RedisBus | None = None
+    sync_interval: float = 2.0
+    _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, settings: Settings, hub: Hub | None = None) -> Services:
-        """Wire the services to a new database engine (nothing is loaded yet)."""
+        """Wire the services to a new database engine (nothing is loaded yet).
+
+        With ``REDIS_URL`` set, this worker shares the database with others: its tables
+        check the store before trusting memory and follow the others through Redis.
+        """
         engine = create_engine(settings.database_url)
         sessions = session_factory(engine)
         hub = hub or LocalHub()
         committer = Committer(engine)
+        shared = settings.redis_url is not None
+        tables = TableService(sessions, hub, committer, settings.public_url, shared=shared)
+        bus = None
+        if settings.redis_url is not None:
+            bus = RedisBus(settings.redis_url, tables.on_bus_message, tables.check_all)
+            tables.bus = bus
+        metrics.watch(hub.total, tables.live_count)
         return cls(
             engine=engine,
             hub=hub,
             committer=committer,
-            tables=TableService(sessions, hub, committer, settings.public_url),
+            tables=tables,
             history=HistoryService(sessions, settings.history_page_max),
+            bus=bus,
+            sync_interval=settings.sync_interval,
         )
 
     async def start(self) -> int:
         """Rebuild every live table from its log; how many were rebuilt."""
+        if self.bus is not None:
+            await self.bus.start()
+            self._watcher = asyncio.get_running_loop().create_task(
+                self.tables.watch(self.sync_interval)
+            )
         return await self.tables.rebuild_live_tables()
 
     async def check_database(self) -> None:
@@ -55,9 +80,16 @@ class Services:
             async with self.engine.connect() as connection:
                 await connection.execute(text("SELECT 1"))
         except SQLAlchemyError:
+            metrics.database_error("health")
             raise Unavailable("database_unavailable", "The database does not answer.") from None
 
     async def close(self) -> None:
-        """Stop the committer and release the database connections."""
+        """Stop the bus and the committer and release the database connections."""
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watcher
+        if self.bus is not None:
+            await self.bus.close()
         await self.committer.close()
         await self.engine.dispose()

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 
 from app.engine import (
@@ -28,9 +30,12 @@ from app.engine import (
     new_match,
     view,
 )
+from app.services import metrics
+from app.services.bus import NO_BUS, Bus
 from app.services.committer import Committer, Extra, Write
-from app.services.errors import Conflict, ServiceError
+from app.services.errors import Conflict, ServiceError, Unavailable
 from app.services.hub import EVERYONE, Frame, Hub, Subscriber, viewer_key
+from app.services.rules import stored_rules
 from app.store import matches as match_store
 from app.store import tables as table_store
 from app.store.db import AsyncSession
@@ -88,7 +93,13 @@ def replay(
     rules: Rules, seed: str, dealer: int | None, log_rows: Iterable[ActionRecord], base: int
 ) -> tuple[State, list[VersionRecord]]:
     """Rebuild a match from its seed and its action log, with every version's record."""
-    state = new_match(rules, seed, dealer)
+    return advance(new_match(rules, seed, dealer), log_rows, base)
+
+
+def advance(
+    state: State, log_rows: Iterable[ActionRecord], base: int
+) -> tuple[State, list[VersionRecord]]:
+    """Apply logged actions after version ``base`` to ``state``, with every version's record."""
     records: list[VersionRecord] = []
     expected = base + 1
     for row in log_rows:
@@ -121,6 +132,10 @@ class TableAuthority:
     state: State | None = None
     records: list[VersionRecord] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Other workers share the database: check the store before trusting memory (see
+    # ``catch_up``) and tell them about every accepted action through ``bus``.
+    shared: bool = False
+    bus: Bus = NO_BUS
 
     # -- reading -------------------------------------------------------------------------
 
@@ -199,6 +214,8 @@ class TableAuthority:
         """Bring ``subscriber`` up to date from ``since`` and subscribe it, with no update
         slipping in between (the lock orders it with every action); returns its seat."""
         async with self.lock:
+            if self.shared:
+                await self.catch_up_or_log()
             seat = self.seat_of(player_id)
             for frame in self.resume(since, seat, max_replay):
                 subscriber.deliver(frame)
@@ -222,6 +239,7 @@ class TableAuthority:
         self.base_version = self.version
         self.records = []
         self.status = "live"
+        log.info("match started", extra=self._log_fields())
         self.publish_table()
         frames = {viewer_key(seat): self.welcome(seat) for seat in range(self.seat_count)}
         frames[viewer_key(None)] = self.welcome(None)
@@ -234,28 +252,160 @@ class TableAuthority:
         nothing changed). Shielded: a caller that goes away cannot leave a stored action
         unapplied in memory.
         """
-        return await asyncio.shield(self._act(player_id, version, action_json))
+        started = time.perf_counter()
+        try:
+            version = await asyncio.shield(self._act(player_id, version, action_json))
+        except ServiceError as exc:
+            metrics.refused(exc.code, database=isinstance(exc, Unavailable))
+            raise
+        metrics.accepted(time.perf_counter() - started)
+        return version
 
     async def _act(self, player_id: str | None, version: Any, action_json: Any) -> int:
         async with self.lock:
-            seat = self._check(player_id, version)
-            assert self.state is not None and self.match_id is not None
-            try:
-                action = Action.from_json(action_json)
-                new_state, events = apply(self.state, action, seat)
-            except ActionError as exc:
-                raise ActionRejected("bad_action", exc.message) from None
-            except IllegalAction as exc:
-                raise ActionRejected(exc.code, exc.message) from None
-            await self._commit(seat, action, new_state)
-            self.state = new_state
-            self.version += 1
-            record = record_of(self.version, events, new_state)
-            self.records.append(record)
-            if new_state.match_over:
-                self.status = "finished"
-            self._publish(record)
-            return self.version
+            if self.shared:
+                return await self._act_shared(player_id, version, action_json)
+            return await self._act_locked(player_id, version, action_json)
+
+    async def _act_locked(self, player_id: str | None, version: Any, action_json: Any) -> int:
+        seat = self._check(player_id, version)
+        assert self.state is not None and self.match_id is not None
+        try:
+            action = Action.from_json(action_json)
+            new_state, events = apply(self.state, action, seat)
+        except ActionError as exc:
+            raise ActionRejected("bad_action", exc.message) from None
+        except IllegalAction as exc:
+            raise ActionRejected(exc.code, exc.message) from None
+        await self._commit(seat, action, new_state)
+        self.state = new_state
+        self.version += 1
+        record = record_of(self.version, events, new_state)
+        self.records.append(record)
+        if new_state.match_over:
+            self.status = "finished"
+            log.info("match finished", extra=self._log_fields())
+        self._publish(record)
+        if self.shared:
+            self.bus.action(self.table_id, self.match_id, self.version, seat, action.to_json())
+        return self.version
+
+    async def _act_shared(self, player_id: str | None, version: Any, action_json: Any) -> int:
+        """``_act_locked`` when other workers may have moved the table on: catch up first if
+        the client knows a newer version than this worker, and check every refusal against
+        the store once (a lost race comes back as ``stale_version`` with the new version)."""
+        behind = isinstance(version, int) and version > self.version
+        if behind or self.state is None or self.state.match_over:
+            await self._catch_up_or_fail()
+        try:
+            return await self._act_locked(player_id, version, action_json)
+        except ActionRejected as exc:
+            if exc.code in ("bad_action", "bad_message") or not await self._catch_up_or_fail():
+                raise
+        return await self._act_locked(player_id, version, action_json)
+
+    # -- workers sharing one database ----------------------------------------------------
+
+    async def catch_up(self) -> bool:
+        """Bring memory up to the store (caller holds the lock): seats and status, a match
+        started elsewhere, and every action another worker accepted, each delivered to this
+        worker's viewers as its ``update``. True when anything changed."""
+        async with self.sessions() as session:
+            table = await table_store.get_table(session, self.table_id)
+            if table is None:
+                return False
+            rows = (await table_store.seats_of(session, [self.table_id]))[self.table_id]
+            seats = seat_map(rows)
+            new_match = table.match_id != self.match_id
+            if new_match:
+                match = await match_store.get_match(session, table.match_id or 0)
+                log_rows = await match_store.actions_of_match(session, match.id) if match else []
+            elif table.version > self.version and self.match_id is not None:
+                match = None
+                log_rows = await match_store.actions_after(session, self.match_id, self.version)
+            else:
+                match, log_rows = None, []
+        table_moved = seats != self.seats or table.status != self.status
+        self.seats, self.status = seats, table.status
+        if new_match and match is not None:
+            rules = stored_rules(match.variant, match.rules)
+            state, records = replay(rules, match.seed, match.dealer, log_rows, match.base_version)
+            self._adopt_match(match.id, match.base_version, state, records)
+            return True
+        if log_rows and self.state is not None:
+            state, records = advance(self.state, log_rows, self.version)
+            for record in records:
+                self._follow(state, record)
+            return True
+        if table_moved:
+            self.publish_table()
+        return table_moved
+
+    async def catch_up_or_log(self) -> None:
+        """``catch_up``, keeping what memory has when the store does not answer."""
+        try:
+            await self.catch_up()
+        except SQLAlchemyError:
+            metrics.database_error("catch_up")
+            log.warning(
+                "catching up from the store failed",
+                extra={"table_id": self.table_id, "version": self.version},
+            )
+
+    async def follow(self, match_id: int | None, version: int, seat: int, action: Any) -> None:
+        """Take an action another worker has stored (told through the bus): apply it when it
+        is the next version of this match, ignore it when already known, and catch up from
+        the store when something was missed."""
+        async with self.lock:
+            if version <= self.version and match_id == self.match_id:
+                return
+            if version == self.version + 1 and match_id == self.match_id and self.state:
+                try:
+                    state, events = apply(self.state, Action.from_json(action), seat)
+                except (ActionError, IllegalAction):
+                    await self.catch_up_or_log()
+                    return
+                self._follow(state, record_of(version, events, state))
+                return
+            await self.catch_up_or_log()
+
+    async def refresh(self) -> None:
+        """Catch up with the store under the lock (a table changed by another worker)."""
+        async with self.lock:
+            await self.catch_up_or_log()
+
+    async def _catch_up_or_fail(self) -> bool:
+        try:
+            return await self.catch_up()
+        except SQLAlchemyError:
+            metrics.database_error("catch_up")
+            raise Unavailable("storage_failed", "The table could not be read; retry.") from None
+
+    def _follow(self, state: State, record: VersionRecord) -> None:
+        """Step memory to ``record`` (already stored) and deliver it to this worker's viewers."""
+        self.state = state
+        self.version = record.version
+        self.records.append(record)
+        if state.match_over:
+            self.status = "finished"
+        self._publish(record)
+
+    def _log_fields(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "version": self.version, "match_id": self.match_id}
+
+    def _adopt_match(
+        self, match_id: int, base: int, state: State, records: list[VersionRecord]
+    ) -> None:
+        """Switch to a match started by another worker; every viewer here gets a welcome."""
+        self.match_id, self.base_version = match_id, base
+        self.state, self.records = state, records
+        self.version = records[-1].version if records else base
+        if state.match_over:
+            self.status = "finished"
+        self.publish_table()
+        frames = {viewer_key(seat): self.welcome(seat) for seat in range(self.seat_count)}
+        frames[viewer_key(None)] = self.welcome(None)
+        self.hub.publish(self.table_id, frames)
 
     def _check(self, player_id: str | None, version: Any) -> int:
         seat = self.seat_of(player_id)
@@ -292,6 +442,9 @@ class TableAuthority:
         """Store writes for a deal or a match that this action ended (same transaction)."""
         assert self.state is not None and self.match_id is not None
         match_id, table_id = self.match_id, self.table_id
+        ended_deal = len(new_state.deal_results) != len(self.state.deal_results)
+        if not (ended_deal or new_state.match_over):
+            return []  # most actions: nothing to add
         # Deal seeds stay out of the store's public record until the match is over.
         deals = [r.to_json(reveal_seed=new_state.match_over) for r in new_state.deal_results]
         points = list(new_state.game_points)
@@ -305,13 +458,11 @@ class TableAuthority:
                 await table_store.set_status(connection, table_id, "finished")
 
             return [finish]
-        if len(new_state.deal_results) != len(self.state.deal_results):
 
-            async def record(connection: AsyncConnection) -> None:
-                await match_store.record_deals(connection, match_id, deals, points)
+        async def record(connection: AsyncConnection) -> None:
+            await match_store.record_deals(connection, match_id, deals, points)
 
-            return [record]
-        return []
+        return [record]
 
     def _publish(self, record: VersionRecord) -> None:
         frames: dict[str, Frame] = {

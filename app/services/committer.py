@@ -109,7 +109,10 @@ class Committer:
         except (VersionMoved, IntegrityError):
             _resolve(write, Conflict("stale_version", "Another writer changed this table."))
         except SQLAlchemyError:
-            log.exception("storing an action at table %s failed", write.table_id)
+            log.exception(
+                "storing an action failed",
+                extra={"table_id": write.table_id, "version": write.version - 1},
+            )
             _resolve(write, Unavailable("storage_failed", "The action could not be stored; retry."))
         else:
             _resolve(write, None)

@@ -2,8 +2,8 @@
 
 The service renders one frame per viewer (``"0"``, ``"1"``, ... for seats, ``"spectator"``),
 or one frame for everybody (key ``"*"``), and publishes that mapping. A hub only routes: it
-never sees engine objects, so a Redis pub/sub hub can replace ``LocalHub`` by serialising the
-mapping as JSON.
+never sees engine objects. Each worker's hub serves its own connections; with several workers
+the tables are kept in step through the bus (``bus.py``), and each worker publishes here.
 """
 
 from __future__ import annotations
@@ -54,6 +54,10 @@ class Hub(Protocol):
         """How many subscribers a table has."""
         ...
 
+    def total(self) -> int:
+        """How many subscribers all tables have together."""
+        ...
+
 
 class LocalHub:
     """An in-process hub: delivery is a synchronous, non-blocking call per subscriber."""
@@ -83,3 +87,7 @@ class LocalHub:
     def count(self, table_id: str) -> int:
         """How many subscribers a table has."""
         return len(self._subscribers.get(table_id, ()))
+
+    def total(self) -> int:
+        """How many subscribers all tables have together."""
+        return sum(len(subscribers) for subscribers in self._subscribers.values())

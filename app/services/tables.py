@@ -1,23 +1,29 @@
 """The lobby: players, tables, seats, match starts and rematches, and the table registry.
 
 Each table has exactly one ``TableAuthority`` in this process; ``TableService.authority``
-loads it on first use (replaying a live or finished match from its log).
+loads it on first use (replaying a live or finished match from its log). When several
+workers share the database (``shared``), seat and match changes hold the table's row lock,
+each change is announced on the bus, and other workers' announcements reach the authority
+here (``on_bus_message``); a periodic check against the store covers lost messages.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
+import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.engine import State, new_match
-from app.services import identity
+from app.services import identity, metrics
 from app.services.authority import SeatHolder, TableAuthority, replay, seat_map
+from app.services.bus import NO_BUS, Bus, Message
 from app.services.committer import Committer
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
 from app.services.hub import Hub
@@ -28,6 +34,7 @@ from app.store import players as player_store
 from app.store import tables as table_store
 from app.store.db import AsyncSession
 
+log = logging.getLogger(__name__)
 VISIBILITIES = ("public", "private")
 LISTABLE = ("open", "live")
 
@@ -42,6 +49,8 @@ class TableService:
         committer: Committer,
         public_url: str,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
+        bus: Bus = NO_BUS,
+        shared: bool = False,
     ) -> None:
         self.sessions = sessions
         self.new_seed = new_seed
@@ -50,6 +59,9 @@ class TableService:
         self.public_url = public_url.rstrip("/")
         self._authorities: dict[str, TableAuthority] = {}
         self._loading = asyncio.Lock()
+        self.bus = bus
+        self.shared = shared
+        self._following: set[asyncio.Task[None]] = set()
 
     # -- players -------------------------------------------------------------------------
 
@@ -109,6 +121,8 @@ class TableService:
                 hub=self.hub,
                 committer=self.committer,
                 seats=seat_map(seats),
+                shared=self.shared,
+                bus=self.bus,
             )
             if table.match_id is not None:
                 match = await match_store.get_match(session, table.match_id)
@@ -123,6 +137,86 @@ class TableService:
                 authority.state = state
                 authority.records = records
         return authority
+
+    def live_count(self) -> int:
+        """How many tables this worker knows to be under way."""
+        return sum(1 for a in self._authorities.values() if a.status == "live")
+
+    # -- workers sharing one database ----------------------------------------------------
+
+    def on_bus_message(self, message: Message) -> None:
+        """Another worker changed a table: bring this worker's copy along, if it has one."""
+        authority = self._authorities.get(str(message.get("table_id")))
+        if authority is None:
+            return  # loaded from the store when first needed
+        if message.get("kind") == "action":
+            step = authority.follow(
+                message.get("match_id"),
+                int(message["version"]),
+                int(message["seat"]),
+                message.get("action"),
+            )
+            self._spawn(step, authority, message.get("at"))
+        else:
+            self._spawn(authority.refresh(), authority, None)
+
+    def _spawn(self, step: Any, authority: TableAuthority, sent_at: Any) -> None:
+        # One task per message; each takes the table's lock before awaiting anything, and the
+        # lock wakes waiters in order, so a table's messages are applied in the order sent.
+        task = asyncio.get_running_loop().create_task(step)
+        self._following.add(task)
+
+        def done(finished: asyncio.Task[None]) -> None:
+            self._following.discard(finished)
+            if isinstance(sent_at, (int, float)) and not finished.cancelled():
+                metrics.FANOUT_LAG.observe(max(0.0, time.time() - sent_at))
+
+        task.add_done_callback(done)
+
+    def check_all(self) -> None:
+        """Check every table this worker has viewers for against the store (after Redis
+        came back, or periodically): a table whose version moved catches up."""
+        self._following.add(asyncio.get_running_loop().create_task(self.check_heads()))
+
+    async def check_heads(self) -> int:
+        """Catch up every watched table whose stored version or match differs from memory;
+        how many did."""
+        watched = [t for t in self._authorities if self.hub.count(t) > 0]
+        try:
+            async with self.sessions() as session:
+                heads = await table_store.heads(session, watched)
+        except SQLAlchemyError:
+            metrics.database_error("check")
+            return 0
+        behind = [
+            self._authorities[t]
+            for t, (version, match_id) in heads.items()
+            if version > self._authorities[t].version or match_id != self._authorities[t].match_id
+        ]
+        for authority in behind:
+            log.info(
+                "table is behind the store; catching up",
+                extra={"table_id": authority.table_id, "version": authority.version},
+            )
+            await authority.refresh()
+        return len(behind)
+
+    async def watch(self, interval: float) -> None:
+        """Run ``check_heads`` every ``interval`` seconds (covers messages Redis lost)."""
+        while True:
+            await asyncio.sleep(interval)
+            await self.check_heads()
+
+    async def _hold(self, session: AsyncSession, authority: TableAuthority) -> None:
+        """With other workers: lock the table's row for this transaction and catch up, so
+        seat and match changes see, and serialize with, every other worker's."""
+        if self.shared:
+            await table_store.lock_table(session, authority.table_id)
+            await authority.catch_up()
+
+    def _announce(self, authority: TableAuthority) -> None:
+        if self.shared:
+            self.bus.table_changed(authority.table_id, authority.version)
 
     # -- tables --------------------------------------------------------------------------
 
@@ -170,7 +264,10 @@ class TableService:
 
     async def get_table(self, table_id: str, player_id: str | None) -> dict[str, Any]:
         """One table."""
-        return self.table_json(await self.authority(table_id), player_id)
+        authority = await self.authority(table_id)
+        if self.shared:
+            await authority.refresh()
+        return self.table_json(authority, player_id)
 
     async def join(
         self, player: Player, table_id: str, invite_code: str | None, seat: int | None
@@ -178,11 +275,13 @@ class TableService:
         """Seat the player; when every seat is then taken, the match starts."""
         authority = await self.authority(table_id)
         async with authority.lock:
-            seat = self._seat_to_take(authority, player, invite_code, seat)
-            players = {s: h.player_id for s, h in authority.seats.items()} | {seat: player.id}
-            full = len(players) == authority.seat_count
             try:
                 async with self.sessions.begin() as session:
+                    await self._hold(session, authority)
+                    seat = self._seat_to_take(authority, player, invite_code, seat)
+                    players = {s: h.player_id for s, h in authority.seats.items()}
+                    players[seat] = player.id
+                    full = len(players) == authority.seat_count
                     await table_store.take_seat(session, table_id, seat, player.id)
                     started = (
                         await self._store_new_match(session, authority, players) if full else None
@@ -194,6 +293,7 @@ class TableService:
                 authority.publish_table()
             else:
                 authority.begin_match(*started)
+            self._announce(authority)
         return self.table_json(authority, player.id)
 
     def _seat_to_take(
@@ -246,12 +346,13 @@ class TableService:
         """Give up a seat before the match starts; an emptied table is closed."""
         authority = await self.authority(table_id)
         async with authority.lock:
-            seat = authority.seat_of(player.id)
-            if seat is None:
-                raise Conflict("not_seated", "You have no seat at this table.")
-            if authority.status != "open":
-                raise Conflict("match_started", "The match has started; resign instead.")
             async with self.sessions.begin() as session:
+                await self._hold(session, authority)
+                seat = authority.seat_of(player.id)
+                if seat is None:
+                    raise Conflict("not_seated", "You have no seat at this table.")
+                if authority.status != "open":
+                    raise Conflict("match_started", "The match has started; resign instead.")
                 await table_store.free_seat(session, table_id, player.id)
                 if len(authority.seats) == 1:
                     await table_store.set_status(session, table_id, "finished")
@@ -259,20 +360,23 @@ class TableService:
             if not authority.seats:
                 authority.status = "finished"
             authority.publish_table()
+            self._announce(authority)
         return self.table_json(authority, player.id)
 
     async def rematch(self, player: Player, table_id: str) -> dict[str, Any]:
         """Start a new match with the same seats once the last one is over."""
         authority = await self.authority(table_id)
         async with authority.lock:
-            if authority.seat_of(player.id) is None:
-                raise Forbidden("not_seated", "Only a seated player can ask for a rematch.")
-            if authority.status == "live":
-                raise Conflict("match_live", "The match is still under way.")
-            if authority.match_id is None or len(authority.seats) != authority.seat_count:
-                raise Conflict("no_match_to_replay", "This table has not finished a match.")
             async with self.sessions.begin() as session:
+                await self._hold(session, authority)
+                if authority.seat_of(player.id) is None:
+                    raise Forbidden("not_seated", "Only a seated player can ask for a rematch.")
+                if authority.status == "live":
+                    raise Conflict("match_live", "The match is still under way.")
+                if authority.match_id is None or len(authority.seats) != authority.seat_count:
+                    raise Conflict("no_match_to_replay", "This table has not finished a match.")
                 players = {s: h.player_id for s, h in authority.seats.items()}
                 started = await self._store_new_match(session, authority, players)
             authority.begin_match(*started)
+            self._announce(authority)
         return self.table_json(authority, player.id)

@@ -49,10 +49,15 @@ def create_engine(url: str) -> AsyncEngine:
         ensure_sqlite_dir(url)
         # aiosqlite's debug lines carry every statement's parameters (token hashes included).
         logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.root.level))
-        engine = create_async_engine(url, pool_size=1, max_overflow=0, pool_timeout=60)
+        engine = create_async_engine(
+            url, pool_size=1, max_overflow=0, pool_timeout=60, hide_parameters=True
+        )
         event.listen(engine.sync_engine, "connect", _tune_sqlite)
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    # Hidden parameters: a failed statement's log line must not carry a token hash or a seed.
+    return create_async_engine(
+        url, pool_size=10, max_overflow=10, pool_pre_ping=True, hide_parameters=True
+    )
 
 
 def session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -155,3 +155,13 @@ async def append_actions(connection: Executor, rows: list[dict[str, Any]]) -> No
     """Append many accepted actions at once (keys: table_id, match_id, version, seat, action)."""
     now = utcnow()
     await connection.execute(insert(ActionRecord), [{**row, "created_at": now} for row in rows])
+
+
+async def actions_after(session: AsyncSession, match_id: int, version: int) -> list[ActionRecord]:
+    """A match's actions past ``version``, in version order (a worker catching up)."""
+    query = (
+        select(ActionRecord)
+        .where(ActionRecord.match_id == match_id, ActionRecord.version > version)
+        .order_by(ActionRecord.version)
+    )
+    return list(await session.scalars(query))

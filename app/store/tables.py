@@ -111,3 +111,24 @@ async def bump_versions(connection: Executor, moves: list[tuple[str, int]]) -> i
     params = [{"t_id": table_id, "expected": expected} for table_id, expected in moves]
     result = await connection.execute(statement, params)
     return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def lock_table(session: AsyncSession, table_id: str) -> None:
+    """Hold the table's row until the transaction ends (``SELECT ... FOR UPDATE``), so that
+    workers sharing the database change its seats and matches one at a time. SQLite ignores
+    it (one writer anyway)."""
+    await session.execute(select(Table.id).where(Table.id == table_id).with_for_update())
+
+
+async def heads(
+    session: AsyncSession, table_ids: Iterable[str]
+) -> dict[str, tuple[int, int | None]]:
+    """For each table id, its stored ``(version, match_id)``."""
+    wanted = list(table_ids)
+    if not wanted:
+        return {}
+    query = select(Table.id, Table.version, Table.match_id).where(Table.id.in_(wanted))
+    return {
+        table_id: (version, match_id)
+        for table_id, version, match_id in await session.execute(query)
+    }

@@ -1,0 +1,85 @@
+"""Prometheus metrics of one worker process (served at ``/metrics``).
+
+Counters and histograms are process-wide, as Prometheus client libraries expect; the gauges
+(connections, live tables) are read from the running services when scraped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from prometheus_client import CONTENT_TYPE_LATEST as CONTENT_TYPE
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+
+ACTIONS = Counter(
+    "talon_actions_total",
+    "Actions answered, by outcome (accepted or rejected) and code (ok or the refusal's code).",
+    ["outcome", "code"],
+    registry=REGISTRY,
+)
+ACK_SECONDS = Histogram(
+    "talon_action_ack_seconds",
+    "From an action reaching its table's authority to its acknowledgement (stored, published).",
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+    registry=REGISTRY,
+)
+FANOUT_LAG = Histogram(
+    "talon_fanout_lag_seconds",
+    "From an action being stored by one worker to its update reaching the viewers of another.",
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+    registry=REGISTRY,
+)
+DATABASE_ERRORS = Counter(
+    "talon_database_errors_total",
+    "Database operations that failed, by where they failed.",
+    ["where"],
+    registry=REGISTRY,
+)
+BUS_ERRORS = Counter(
+    "talon_bus_errors_total",
+    "Redis publish or subscribe failures (viewers then catch up from the database).",
+    ["direction"],
+    registry=REGISTRY,
+)
+CONNECTIONS = Gauge(
+    "talon_connections", "WebSocket connections watching a table.", registry=REGISTRY
+)
+LIVE_TABLES = Gauge(
+    "talon_live_tables",
+    "Tables with a match under way, as this worker knows them.",
+    registry=REGISTRY,
+)
+
+
+def accepted(seconds: float) -> None:
+    """Count an accepted action and how long it took to acknowledge."""
+    ACTIONS.labels("accepted", "ok").inc()
+    ACK_SECONDS.observe(seconds)
+
+
+def refused(code: str, *, database: bool = False) -> None:
+    """Count a refused action by its code (and a database error when storage failed)."""
+    ACTIONS.labels("rejected", code).inc()
+    if database:
+        DATABASE_ERRORS.labels("action").inc()
+
+
+def database_error(where: str) -> None:
+    """Count a failed database operation."""
+    DATABASE_ERRORS.labels(where).inc()
+
+
+def watch(connections: Callable[[], int], live_tables: Callable[[], int]) -> None:
+    """Read the gauges from the running services at each scrape."""
+    CONNECTIONS.set_function(connections)
+    LIVE_TABLES.set_function(live_tables)
+
+
+def exposition() -> bytes:
+    """Every metric in the Prometheus text format."""
+    return generate_latest(REGISTRY)
+
+
+__all__ = ["CONTENT_TYPE", "exposition"]
