@@ -1,0 +1,123 @@
+"""A throwaway redis-server and ``talon serve`` worker processes for the multi-worker tests.
+
+Like ``tests/pg.py``: started on free loopback ports in temporary folders, never a running
+service; scripts/test installs redis-server when it is missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.support import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def redis_binary() -> str:
+    """The redis-server program (``TALON_REDIS_SERVER`` or the PATH)."""
+    found = os.environ.get("TALON_REDIS_SERVER") or shutil.which("redis-server")
+    if found is None:
+        raise RuntimeError("redis-server not found; scripts/test installs it (apt-get)")
+    return found
+
+
+class RedisServer:
+    """One redis-server on a free port, no persistence; can be restarted on the same port."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="talon-redis-"))
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        """Start and wait until it answers PING."""
+        command = [
+            redis_binary(),
+            "--port", str(self.port),
+            "--bind", "127.0.0.1",
+            "--save", "",
+            "--appendonly", "no",
+            "--dir", str(self.root),
+        ]  # fmt: skip
+        log = (self.root / "redis.log").open("ab")
+        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            probe = subprocess.run(
+                [redis_binary().replace("redis-server", "redis-cli"), "-p", str(self.port), "ping"],
+                capture_output=True,
+            )
+            if probe.stdout.strip() == b"PONG":
+                return
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        """Stop the server (SIGKILL: nothing to save)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def cleanup(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Worker:
+    """``talon serve`` in a subprocess with JSON logs in a file."""
+
+    def __init__(self, database_url: str, redis_url: str | None, log_dir: Path, name: str):
+        self.port = free_port()
+        self.base = f"127.0.0.1:{self.port}"
+        self.log_path = log_dir / f"{name}.log"
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "LOG_LEVEL": "info",
+            "LOG_FORMAT": "json",
+            "SYNC_INTERVAL": "0.5",
+            "PUBLIC_URL": f"http://{self.base}",
+            "ALLOWED_ORIGINS": f'["http://{self.base}"]',
+        }
+        env.pop("REDIS_URL", None)
+        if redis_url is not None:
+            env["REDIS_URL"] = redis_url
+        command = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)]
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
+
+    async def wait_healthy(self) -> None:
+        async with httpx.AsyncClient(timeout=1) as client:
+            for _ in range(400):
+                if self.process.poll() is not None:
+                    raise AssertionError(f"worker exited: {self.log_path.read_text()[-2000:]}")
+                try:
+                    if (await client.get(f"http://{self.base}/healthz")).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.05)
+        raise AssertionError("worker did not come up")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(10)
+
+    def log_lines(self) -> list[str]:
+        return self.log_path.read_text(errors="replace").splitlines()
