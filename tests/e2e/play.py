@@ -61,9 +61,16 @@ def summary_shown(page: Page) -> bool:
     return page.get_by_test_id("summary").is_visible()
 
 
+def dismiss_summary(page: Page) -> None:
+    """Close a deal summary (the next deal is already dealt underneath)."""
+    if summary_shown(page):
+        page.click("[data-action=continue]")
+
+
 def play_one(page: Page, rng: random.Random) -> None:
     """Click one legal thing: sometimes a legal exchange, else a legal card (with a marriage
-    when the page offers one)."""
+    when the page offers one). A deal summary still open is closed first."""
+    dismiss_summary(page)
     exchange = page.locator("[data-action=exchange]")
     if exchange.count() and rng.random() < 0.5:
         exchange.click()
