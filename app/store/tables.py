@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, select, tuple_, update
 
 from app.store.db import AsyncSession, Executor
 from app.store.models import Player, Table, TableSeat
@@ -103,6 +103,17 @@ async def bump_versions(connection: Executor, moves: list[tuple[str, int]]) -> i
 
     A count below ``len(moves)`` means some table was not at its expected version.
     """
+    if len(moves) > 1 and _dialect(connection) == "postgresql":
+        # asyncpg reports no row count for a many-parameter statement: one UPDATE over
+        # every (id, expected) pair, counting the rows it returns.
+        table = Table.__table__
+        statement = (
+            update(table)
+            .where(tuple_(table.c.id, table.c.version).in_(moves))
+            .values(version=table.c.version + 1)
+            .returning(table.c.id)
+        )
+        return len((await connection.execute(statement)).all())
     statement = (
         update(Table.__table__)
         .where(Table.id == bindparam("t_id"), Table.version == bindparam("expected"))
@@ -111,6 +122,11 @@ async def bump_versions(connection: Executor, moves: list[tuple[str, int]]) -> i
     params = [{"t_id": table_id, "expected": expected} for table_id, expected in moves]
     result = await connection.execute(statement, params)
     return int(result.rowcount)  # type: ignore[attr-defined]
+
+
+def _dialect(executor: Executor) -> str:
+    bind = executor.get_bind() if isinstance(executor, AsyncSession) else executor
+    return str(bind.dialect.name)
 
 
 async def lock_table(session: AsyncSession, table_id: str) -> None:

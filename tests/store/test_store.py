@@ -104,6 +104,27 @@ async def test_the_version_moves_only_from_the_expected_one(sessions) -> None:  
         assert (await table_store.get_table(session, "t1")).version == 2
 
 
+async def test_a_batch_of_version_steps_counts_every_table_that_moved(sessions) -> None:  # type: ignore[no-untyped-def]
+    async with sessions.begin() as session:
+        await seed_table(session)
+        for table_id in ("t2", "t3"):
+            await table_store.add_table(
+                session,
+                id=table_id,
+                invite_code="code",
+                variant="sixty-six",
+                options={},
+                visibility="public",
+                seats=2,
+                created_by="p0",
+            )
+    async with sessions.begin() as session:
+        moves = [("t1", 0), ("t2", 0), ("t3", 0)]
+        assert await table_store.bump_versions(session, moves) == 3
+        # t2 is no longer at 0: the batch reports one table short, which the committer sees.
+        assert await table_store.bump_versions(session, [("t1", 1), ("t2", 0)]) == 1
+
+
 async def test_nothing_is_stored_unless_the_caller_commits(sessions) -> None:  # type: ignore[no-untyped-def]
     async with sessions() as session:
         await seed_table(session)
