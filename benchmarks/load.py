@@ -135,7 +135,7 @@ async def set_up_table(http: httpx.AsyncClient, n: int) -> tuple[str, list[str]]
 
 
 async def run_table(
-    base: str,
+    base: str | list[str],
     table_id: str,
     tokens: list[str],
     figures: Figures,
@@ -143,7 +143,8 @@ async def run_table(
     limit: int,
     rng: random.Random,
 ) -> None:
-    opened = [await open_seat(base, table_id, token) for token in tokens]
+    bases = [base] * len(tokens) if isinstance(base, str) else base  # a worker per seat
+    opened = [await open_seat(b, table_id, token) for b, token in zip(bases, tokens, strict=True)]
     seats = [seat for seat, _ in opened]
     view = opened[0][1]["view"]
     version, to_move = opened[0][1]["version"], view["to_move"]
@@ -300,6 +301,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-moves", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", help="an already running server (loopback only)")
+    # Scaling out (benchmarks/scale.py): throwaway PostgreSQL and Redis, several workers.
+    parser.add_argument("--workers", type=int, default=1, choices=range(1, 9), metavar="W")
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--redis", action="store_true", help="fan out through redis-server")
     args = parser.parse_args(argv)
     args.duration = min(max(args.duration, 1.0), 300.0)
     if args.url and not any(h in args.url for h in ("127.0.0.1", "localhost", "[::1]")):
@@ -309,6 +314,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> None:
     """Run on uvloop when it is installed: the simulated players must not be the bottleneck."""
+    if args.workers > 1 or args.database != "sqlite" or args.redis:
+        import scale
+
+        scale.main(args)
+        return
     try:
         import uvloop
     except ImportError:

@@ -1,0 +1,169 @@
+"""Load across workers: ``benchmarks/load.py --workers 2 --database postgres --redis``.
+
+Starts a throwaway PostgreSQL cluster (and a throwaway redis-server with ``--redis``), then
+``--workers`` server processes sharing them, seats the two players of each table on
+different workers (seat 0 on worker n, seat 1 on worker n+1), and measures as ``load.py``
+does: accepted moves per second and p50/p99 from action to ack and from action to the
+opponent's update, across workers. Never asserts a timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from load import (
+    ROOT,
+    Figures,
+    cpu_seconds,
+    free_port,
+    percentile,
+    rss_mib,
+    run_table,
+    set_up_table,
+    wait_healthy,
+)
+
+sys.path.insert(0, str(ROOT))
+
+from app.store.migrate import upgrade
+from tests.pg import TEMPLATE, PostgresCluster
+from tests.scale.cluster import RedisServer
+
+
+def start_worker(port: int, database_url: str, redis_url: str | None) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "LOG_LEVEL": "warning",
+        "PLAYERS_PER_MINUTE": "1000000",
+        "TABLES_PER_MINUTE": "1000000",
+        "WS_MESSAGES_PER_SECOND": "1000000",
+    }
+    env.pop("REDIS_URL", None)
+    if redis_url is not None:
+        env["REDIS_URL"] = redis_url
+    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
+    return subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def database(args: argparse.Namespace, tmp: Path) -> tuple[str, PostgresCluster | None]:
+    """A fresh migrated database URL (and the cluster to stop afterwards)."""
+    if args.database == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp / 'load.db'}"
+        upgrade(url)
+        return url, None
+    cluster = PostgresCluster()
+    cluster.start()
+    asyncio.run(cluster.execute(f"CREATE DATABASE {TEMPLATE}"))
+    url = cluster.url(TEMPLATE)
+    upgrade(url)
+    return url, cluster
+
+
+async def measure(args: argparse.Namespace, bases: list[str], pids: list[int]) -> None:
+    limits = httpx.Limits(max_connections=50)
+    clients = [
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=30, limits=limits) for base in bases
+    ]
+    try:
+        for client in clients:
+            await wait_healthy(client)
+        tables = await asyncio.gather(
+            *(set_up_table(clients[n % len(clients)], n) for n in range(args.tables))
+        )
+    finally:
+        for client in clients:
+            await client.aclose()
+    figures = Figures()
+    rng = random.Random(args.seed)
+    cpu_before = [cpu_seconds(pid) or 0.0 for pid in pids]
+    started = time.perf_counter()
+    deadline = started + args.duration
+    await asyncio.gather(
+        *(
+            run_table(
+                [bases[n % len(bases)], bases[(n + 1) % len(bases)]],
+                table_id,
+                tokens,
+                figures,
+                deadline,
+                args.max_moves,
+                random.Random(rng.random()),
+            )
+            for n, (table_id, tokens) in enumerate(tables)
+        )
+    )
+    elapsed = time.perf_counter() - started
+    cpu = [(cpu_seconds(pid) or 0.0) - before for pid, before in zip(pids, cpu_before, strict=True)]
+    report(args, figures, elapsed, pids, cpu)
+
+
+def report(
+    args: argparse.Namespace, figures: Figures, elapsed: float, pids: list[int], cpu: list[float]
+) -> None:
+    ms = 1000
+    setup = f"{args.workers} worker(s), {args.database}" + (" + redis" if args.redis else "")
+    print(f"{setup}; tables: {args.tables}  players: {2 * args.tables}  duration: {elapsed:.1f} s")
+    print(
+        f"accepted moves: {figures.moves}  ({figures.moves / elapsed:.0f} moves/s)"
+        f"  refused: {figures.errors}"
+    )
+    for label, values in (("ack", figures.ack), ("opponent update", figures.opponent)):
+        print(
+            f"action -> {label + ':':17} p50 {percentile(values, 0.5) * ms:.1f} ms"
+            f"  p99 {percentile(values, 0.99) * ms:.1f} ms"
+        )
+    for n, (pid, seconds) in enumerate(zip(pids, cpu, strict=True)):
+        print(
+            f"worker {n + 1}: {100 * seconds / elapsed:.0f}% of one core,"
+            f" RSS {rss_mib(pid) or 0:.0f} MiB"
+        )
+
+
+def main(args: argparse.Namespace) -> None:
+    """Start the database, Redis and the workers; run ``measure``; stop everything."""
+    if args.workers > 1 and not args.redis:
+        raise SystemExit("several workers need --redis (it is how they follow each other)")
+    if args.workers > 1 and args.database != "postgres":
+        raise SystemExit("several workers need --database postgres")
+    tmp = tempfile.TemporaryDirectory(prefix="talon-scale-")
+    cluster, redis, workers = None, None, []
+    try:
+        url, cluster = database(args, Path(tmp.name))
+        if args.redis:
+            redis = RedisServer()
+            redis.start()
+        ports = [free_port() for _ in range(args.workers)]
+        workers = [start_worker(p, url, redis.url if redis else None) for p in ports]
+        bases = [f"127.0.0.1:{port}" for port in ports]
+        try:
+            import uvloop
+        except ImportError:
+            asyncio.run(measure(args, bases, [w.pid for w in workers]))
+        else:
+            uvloop.run(measure(args, bases, [w.pid for w in workers]))
+    finally:
+        for worker in workers:
+            worker.send_signal(signal.SIGINT)
+        for worker in workers:
+            try:
+                worker.wait(10)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+        if redis is not None:
+            redis.cleanup()
+        if cluster is not None:
+            cluster.stop()
+        tmp.cleanup()
