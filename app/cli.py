@@ -19,13 +19,14 @@ def migrate(settings: Settings) -> None:
     upgrade(settings.database_url)
 
 
-def serve(settings: Settings, host: str, port: int) -> None:
-    """Apply migrations, then run the server until interrupted."""
+def serve(settings: Settings, host: str, port: int, apply_migrations: bool = True) -> None:
+    """Apply migrations (unless told not to), then run the server until interrupted."""
     import uvicorn
 
     from app.main import create_app
 
-    migrate(settings)
+    if apply_migrations:
+        migrate(settings)
     uvicorn.run(
         create_app(settings),
         host=host,
@@ -50,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     serve_parser = commands.add_parser("serve", help="apply migrations and run the server")
     serve_parser.add_argument("--host", default=None)
     serve_parser.add_argument("--port", type=int, default=None)
+    serve_parser.add_argument(
+        "--no-migrate", action="store_true", help="skip migrations (a separate step applies them)"
+    )
     args = parser.parse_args(argv)
     settings = get_settings()
     logs.configure(settings.log_format, "info")
@@ -60,6 +64,7 @@ def main(argv: list[str] | None = None) -> int:
             settings,
             args.host or settings.host,
             args.port if args.port is not None else settings.port,
+            apply_migrations=not args.no_migrate,
         )
     return 0
 
