@@ -252,7 +252,15 @@ export function tablePage(root, tableId, navigate) {
       return;
     }
     if (!state.view) {
+      // Frames may arrive while someone types a name: keep what was typed, and the focus.
+      const typed = root.querySelector("#join-name");
+      const hadFocus = typed && document.activeElement === typed;
       mount(root, waitingRoom());
+      const input = root.querySelector("#join-name");
+      if (typed && input) {
+        input.value = typed.value;
+        if (hadFocus) input.focus();
+      }
       return;
     }
     mount(root, livePage());
