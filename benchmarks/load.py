@@ -224,6 +224,7 @@ async def main(args: argparse.Namespace) -> None:
             tables = await asyncio.gather(*(set_up_table(http, n) for n in range(args.tables)))
         figures = Figures()
         rng = random.Random(args.seed)
+        print(f"{len(tables)} tables set up; playing", file=sys.stderr, flush=True)
         server_cpu = cpu_seconds(process.pid) if process else None
         own_cpu = own_cpu_seconds()
         busy = machine_busy_seconds()
