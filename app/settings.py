@@ -45,8 +45,12 @@ class Settings(BaseSettings):
     players_per_minute: int = Field(default=30, ge=1)
     tables_per_minute: int = Field(default=30, ge=1)
 
-    # Pause before a bot answers, so a human can follow its moves.
+    # Pause before a bot answers, so a human can follow its moves (seconds; 0 in tests).
     bot_pause: float = Field(default=0.6, ge=0)
+    # Thinking time per bot move (seconds), and the worker processes bots think in
+    # (0: threads of the server process, for tests).
+    bot_budget: float = Field(default=0.15, gt=0, le=5)
+    bot_workers: int = Field(default=1, ge=0, le=64)
 
     # How many matches the history endpoint returns at most per page.
     history_page_max: int = Field(default=100, ge=1)

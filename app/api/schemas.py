@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+BotLevel = Literal["easy", "medium", "hard"]
+
 
 class ErrorDetail(BaseModel):
     """A stable machine code and a sentence for people."""
@@ -47,6 +49,19 @@ class TableCreate(BaseModel):
     variant: str = Field(default="sixty-six", examples=["sixty-six", "schnapsen"])
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 10}])
     visibility: Literal["public", "private"] = "public"
+    bots: dict[int, BotLevel] = Field(
+        default_factory=dict,
+        description="Seats (other than 0) given to computer players, with their strength.",
+        examples=[{"1": "hard"}],
+    )
+
+
+class BotRequest(BaseModel):
+    """``POST /api/tables/{id}/bots``: give an empty seat to a computer player."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int | None = Field(default=None, description="The first empty seat when omitted.")
+    level: BotLevel = "medium"
 
 
 class JoinRequest(BaseModel):

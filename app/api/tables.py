@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body
 
 from app.api.deps import MaybePlayerDep, PlayerDep, TablesDep
 from app.api.limits import NewTableLimit
-from app.api.schemas import ErrorBody, JoinRequest, TableCreate, TableList, TableOut
+from app.api.schemas import BotRequest, ErrorBody, JoinRequest, TableCreate, TableList, TableOut
 
 router = APIRouter(
     prefix="/api/tables",
@@ -26,8 +26,12 @@ router = APIRouter(
 async def create_table(
     body: TableCreate, player: PlayerDep, tables: TablesDep, _: NewTableLimit = None
 ) -> Any:
-    """Open a table; the creator takes seat 0. Unknown variants or options answer 422."""
-    return await tables.create_table(player, body.variant, body.options, body.visibility)
+    """Open a table; the creator takes seat 0 and ``bots`` take the seats they name (a table
+    whose seats are then all taken starts its match). Unknown variants, options, bot seats or
+    levels answer 422."""
+    return await tables.create_table(
+        player, body.variant, body.options, body.visibility, dict(body.bots)
+    )
 
 
 @router.get("", response_model=TableList)
@@ -56,6 +60,16 @@ async def join_table(
     """Take a seat (a private table needs its invite code); a full table starts its match."""
     body = body or JoinRequest()
     return await tables.join(player, table_id, body.invite_code, body.seat)
+
+
+@router.post(
+    "/{table_id}/bots",
+    response_model=TableOut,
+    responses={403: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+)
+async def add_bot(table_id: str, body: BotRequest, player: PlayerDep, tables: TablesDep) -> Any:
+    """A seated player gives an empty seat of an open table to a computer player."""
+    return await tables.add_bot(player, table_id, body.seat, body.level)
 
 
 @router.post("/{table_id}/leave", response_model=TableOut)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from sqlalchemy import text
@@ -14,6 +15,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.services import metrics
+from app.services.bots import BotSeats, process_pool
 from app.services.bus import RedisBus
 from app.services.committer import Committer
 from app.services.errors import Unavailable
@@ -33,6 +35,7 @@ class Services:
     committer: Committer
     tables: TableService
     history: HistoryService
+    bots: BotSeats
     bus: RedisBus | None = None
     sync_interval: float = 2.0
     _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -49,7 +52,15 @@ class Services:
         hub = hub or LocalHub()
         committer = Committer(engine)
         shared = settings.redis_url is not None
-        tables = TableService(sessions, hub, committer, settings.public_url, shared=shared)
+        executor = (
+            process_pool(settings.bot_workers)
+            if settings.bot_workers
+            else ThreadPoolExecutor(4, thread_name_prefix="bot")
+        )
+        bots = BotSeats(executor, settings.bot_pause, settings.bot_budget)
+        tables = TableService(
+            sessions, hub, committer, settings.public_url, shared=shared, bots=bots
+        )
         bus = None
         if settings.redis_url is not None:
             bus = RedisBus(settings.redis_url, tables.on_bus_message, tables.check_all)
@@ -61,6 +72,7 @@ class Services:
             committer=committer,
             tables=tables,
             history=HistoryService(sessions, settings.history_page_max),
+            bots=bots,
             bus=bus,
             sync_interval=settings.sync_interval,
         )
@@ -84,7 +96,8 @@ class Services:
             raise Unavailable("database_unavailable", "The database does not answer.") from None
 
     async def close(self) -> None:
-        """Stop the bus and the committer and release the database connections."""
+        """Stop the bots, the bus and the committer and release the database connections."""
+        await self.bots.close()
         if self._watcher is not None:
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,6 +136,8 @@ class TableAuthority:
     # ``catch_up``) and tell them about every accepted action through ``bus``.
     shared: bool = False
     bus: Bus = NO_BUS
+    # Called after this worker starts a match or accepts an action (bots move from here).
+    on_change: Callable[[TableAuthority], None] | None = None
 
     # -- reading -------------------------------------------------------------------------
 
@@ -244,6 +246,7 @@ class TableAuthority:
         frames = {viewer_key(seat): self.welcome(seat) for seat in range(self.seat_count)}
         frames[viewer_key(None)] = self.welcome(None)
         self.hub.publish(self.table_id, frames)
+        self._changed()
 
     async def act(self, player_id: str | None, version: Any, action_json: Any) -> int:
         """Apply one action for this player's seat at ``version``; the new version on success.
@@ -288,6 +291,7 @@ class TableAuthority:
         self._publish(record)
         if self.shared:
             self.bus.action(self.table_id, self.match_id, self.version, seat, action.to_json())
+        self._changed()
         return self.version
 
     async def _act_shared(self, player_id: str | None, version: Any, action_json: Any) -> int:
@@ -389,6 +393,10 @@ class TableAuthority:
         if state.match_over:
             self.status = "finished"
         self._publish(record)
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change(self)
 
     def _log_fields(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "version": self.version, "match_id": self.match_id}

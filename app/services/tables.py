@@ -20,9 +20,11 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from app.bots import LEVELS
 from app.engine import State, new_match
 from app.services import identity, metrics
 from app.services.authority import SeatHolder, TableAuthority, replay, seat_map
+from app.services.bots import BotSeats, bot_name, bot_player_id
 from app.services.bus import NO_BUS, Bus, Message
 from app.services.committer import Committer
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound
@@ -51,6 +53,7 @@ class TableService:
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
         bus: Bus = NO_BUS,
         shared: bool = False,
+        bots: BotSeats | None = None,
     ) -> None:
         self.sessions = sessions
         self.new_seed = new_seed
@@ -62,6 +65,7 @@ class TableService:
         self.bus = bus
         self.shared = shared
         self._following: set[asyncio.Task[None]] = set()
+        self.bots = bots
 
     # -- players -------------------------------------------------------------------------
 
@@ -92,6 +96,8 @@ class TableService:
             if found is None:
                 found = await self._load(table_id)
                 self._authorities[table_id] = found
+                if self.bots is not None:
+                    self.bots.watch(found)  # a bot on move after a restart moves now
             return found
 
     async def rebuild_live_tables(self) -> int:
@@ -233,12 +239,24 @@ class TableService:
         return info
 
     async def create_table(
-        self, player: Player, variant: str, options: dict[str, Any], visibility: str
+        self,
+        player: Player,
+        variant: str,
+        options: dict[str, Any],
+        visibility: str,
+        bots: dict[int, str] | None = None,
     ) -> dict[str, Any]:
-        """A new table with the creator in seat 0."""
+        """A new table with the creator in seat 0 and ``bots`` (seat -> level) in other
+        seats; when that fills every seat, the match starts."""
         if visibility not in VISIBILITIES:
             raise Invalid("bad_visibility", "visibility must be 'public' or 'private'.")
         rules = rules_for_table(variant, options)
+        bots = bots or {}
+        for seat, level in bots.items():
+            if not 1 <= seat < seat_count(rules):
+                raise Invalid("bad_bots", f"bots: seat {seat} is not another seat of this table.")
+            self._check_level(level)
+        await self._ensure_bot_players(bots)
         table_id = identity.new_id()
         async with self.sessions.begin() as session:
             await table_store.add_table(
@@ -252,7 +270,84 @@ class TableService:
                 created_by=player.id,
             )
             await table_store.take_seat(session, table_id, 0, player.id)
-        return self.table_json(await self.authority(table_id), player.id)
+            for seat, level in bots.items():
+                await table_store.take_seat(session, table_id, seat, bot_player_id(level, seat))
+        authority = await self.authority(table_id)
+        if len(authority.seats) == authority.seat_count:
+            await self._start_full_table(authority)
+        return self.table_json(authority, player.id)
+
+    async def add_bot(
+        self, player: Player, table_id: str, seat: int | None, level: str
+    ) -> dict[str, Any]:
+        """A seated player gives an empty seat of an open table to a bot of ``level``;
+        when every seat is then taken, the match starts."""
+        self._check_level(level)
+        authority = await self.authority(table_id)
+        if seat is None:
+            free = [s for s in range(authority.seat_count) if s not in authority.seats]
+            seat = free[0] if free else -1
+        if not 0 <= seat < authority.seat_count:
+            raise Invalid("bad_seat", f"seat must be between 0 and {authority.seat_count - 1}.")
+        await self._ensure_bot_players({seat: level})
+        bot_id = bot_player_id(level, seat)
+        async with authority.lock:
+            try:
+                async with self.sessions.begin() as session:
+                    await self._hold(session, authority)
+                    if authority.seat_of(player.id) is None:
+                        raise Forbidden("not_seated", "Only a seated player can add a bot.")
+                    if authority.status != "open":
+                        raise Conflict("table_not_open", "This table is not waiting for players.")
+                    if seat in authority.seats:
+                        raise Conflict("seat_taken", "That seat is taken.")
+                    players = {s: h.player_id for s, h in authority.seats.items()}
+                    players[seat] = bot_id
+                    full = len(players) == authority.seat_count
+                    await table_store.take_seat(session, table_id, seat, bot_id)
+                    started = (
+                        await self._store_new_match(session, authority, players) if full else None
+                    )
+            except IntegrityError:
+                raise Conflict("seat_taken", "That seat was just taken.") from None
+            authority.seats[seat] = SeatHolder(bot_id, bot_name(level))
+            if started is None:
+                authority.publish_table()
+            else:
+                authority.begin_match(*started)
+            self._announce(authority)
+        return self.table_json(authority, player.id)
+
+    @staticmethod
+    def _check_level(level: str) -> None:
+        if level not in LEVELS:
+            raise Invalid("bad_level", f"level must be one of {', '.join(LEVELS)}.")
+
+    async def _ensure_bot_players(self, bots: dict[int, str]) -> None:
+        """Create the bot players these seats need (once; nobody ever holds their token)."""
+        for seat, level in bots.items():
+            bot_id = bot_player_id(level, seat)
+            async with self.sessions() as session:
+                if await player_store.get_player(session, bot_id) is not None:
+                    continue
+            try:
+                async with self.sessions.begin() as session:
+                    token_hash = identity.hash_token(identity.new_token())
+                    await player_store.add_player(session, bot_id, bot_name(level), token_hash)
+            except IntegrityError:
+                pass  # created at the same moment by another request
+
+    async def _start_full_table(self, authority: TableAuthority) -> None:
+        """Start the match of a table created with every seat taken (the creator and bots)."""
+        async with authority.lock:
+            async with self.sessions.begin() as session:
+                await self._hold(session, authority)
+                if authority.status != "open":
+                    return
+                players = {s: h.player_id for s, h in authority.seats.items()}
+                started = await self._store_new_match(session, authority, players)
+            authority.begin_match(*started)
+            self._announce(authority)
 
     async def list_tables(self, status: str, player_id: str | None) -> list[dict[str, Any]]:
         """Public tables waiting for players (``open``) or under way (``live``)."""

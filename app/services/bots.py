@@ -1,0 +1,169 @@
+"""Computer players in seats: a bot seat is a real seat held by a bot player.
+
+A bot player is an ordinary ``players`` row whose id names its level and seat
+(``bot.hard.1``); nobody holds its token. When it is a bot's move, ``BotSeats`` waits a short,
+human-like pause, gives the bot exactly ``view(state, seat)`` (never the state) in a worker
+process, and submits the action through the same ``TableAuthority.act`` path as a human
+(seat and version check, commit, publish). A bot that fails or overruns its budget is cut off
+and the next weaker level decides that move; the failure is logged without any card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from app.bots import LEVELS, choose_action
+from app.engine import view
+from app.services.authority import ActionRejected, TableAuthority
+from app.services.errors import ServiceError, Unavailable
+
+log = logging.getLogger(__name__)
+
+BOT_PREFIX = "bot."
+SLACK_S = 2.0
+"""Time allowed beyond twice the budget before a decision counts as overrun (start-up of a
+worker process, a queue behind other tables' bots)."""
+RETRY_S = 1.0
+"""Wait before a bot tries again after the store failed."""
+
+
+def bot_player_id(level: str, seat: int) -> str:
+    """The id of the bot player of ``level`` for ``seat`` (no random id contains a dot)."""
+    return f"{BOT_PREFIX}{level}.{seat}"
+
+
+def bot_level(player_id: str | None) -> str | None:
+    """The level of a bot player, or None for a human."""
+    if player_id is None or not player_id.startswith(BOT_PREFIX):
+        return None
+    level = player_id[len(BOT_PREFIX) :].split(".", 1)[0]
+    return level if level in LEVELS else None
+
+
+def bot_name(level: str) -> str:
+    """The name a bot player shows at the table."""
+    return f"Computer ({level})"
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """Worker processes for bot decisions (started fresh, not forked from the server)."""
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+class BotSeats:
+    """Moves the bots of every table this worker holds, one decision at a time per table."""
+
+    def __init__(
+        self,
+        executor: Executor,
+        pause_s: float,
+        budget_s: float,
+        choose: Callable[..., dict[str, Any]] = choose_action,
+    ) -> None:
+        self.executor = executor
+        self.pause_s = pause_s
+        self.budget_s = budget_s
+        self.choose = choose
+        self._turns: dict[str, asyncio.Task[None]] = {}
+        self._rng = random.Random()
+
+    def watch(self, authority: TableAuthority) -> None:
+        """Move this table's bots whenever it changes, starting now if a bot is on move."""
+        authority.on_change = self.consider
+        self.consider(authority)
+
+    def consider(self, authority: TableAuthority) -> None:
+        """Schedule the bot's move if a bot seat is on move and none is scheduled yet."""
+        seat = self._bot_on_move(authority)
+        if seat is None:
+            return
+        running = self._turns.get(authority.table_id)
+        if running is not None and not running.done():
+            return  # that turn re-checks the table when it ends
+        task = asyncio.get_running_loop().create_task(self._turn(authority))
+        self._turns[authority.table_id] = task
+        task.add_done_callback(lambda _: self._done(authority, task))
+
+    def _done(self, authority: TableAuthority, task: asyncio.Task[None]) -> None:
+        if self._turns.get(authority.table_id) is task:
+            del self._turns[authority.table_id]
+        if not task.cancelled():
+            self.consider(authority)  # the next move may be a bot's again
+
+    @staticmethod
+    def _bot_on_move(authority: TableAuthority) -> int | None:
+        state = authority.state
+        if authority.status != "live" or state is None or state.match_over:
+            return None
+        seat = state.to_move
+        holder = authority.seats.get(seat) if seat is not None else None
+        if holder is None or bot_level(holder.player_id) is None:
+            return None
+        return seat
+
+    async def _turn(self, authority: TableAuthority) -> None:
+        await asyncio.sleep(self.pause_s)
+        seat = self._bot_on_move(authority)
+        if seat is None or authority.state is None:
+            return
+        version = authority.version
+        player_id = authority.seats[seat].player_id
+        level = bot_level(player_id)
+        assert level is not None
+        seen = view(authority.state, seat)
+        action = await self.decide(seen, level, authority.table_id)
+        try:
+            await authority.act(player_id, version, action)
+        except Unavailable:
+            log.warning("a bot's move was not stored; retrying", extra=_fields(authority))
+            await asyncio.sleep(RETRY_S)
+        except ActionRejected as exc:
+            # The table moved on meanwhile (a resignation, another worker): decide afresh.
+            log.info("a bot's move was refused (%s)", exc.code, extra=_fields(authority))
+        except ServiceError as exc:
+            log.warning("a bot's move failed (%s)", exc.code, extra=_fields(authority))
+
+    async def decide(self, seen: dict[str, Any], level: str, table_id: str) -> dict[str, Any]:
+        """The bot's action for ``seen`` (a seat's view), decided in the executor; a level
+        that fails or overruns is cut off and the next weaker one decides."""
+        loop = asyncio.get_running_loop()
+        timeout = self.budget_s * 2 + SLACK_S
+        for current in reversed(LEVELS[: LEVELS.index(level) + 1]):
+            rng = random.Random(self._rng.getrandbits(64))
+            call = loop.run_in_executor(
+                self.executor, self.choose, seen, current, rng, self.budget_s
+            )
+            try:
+                return await asyncio.wait_for(call, timeout)
+            except TimeoutError:
+                kind = "overran its budget"
+            except Exception as exc:  # a failing bot must not stop the table
+                kind = type(exc).__name__
+            log.warning(
+                "bot %s failed in %s (seat %s, deal %s): %s; falling back",
+                current,
+                seen.get("variant"),
+                seen.get("seat"),
+                seen.get("deal_no"),
+                kind,
+                extra={"table_id": table_id},
+            )
+        return self._rng.choice(seen["legal"])
+
+    async def close(self) -> None:
+        """Stop every pending bot move and the worker processes."""
+        turns = list(self._turns.values())
+        for task in turns:
+            task.cancel()
+        await asyncio.gather(*turns, return_exceptions=True)
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _fields(authority: TableAuthority) -> dict[str, Any]:
+    return {"table_id": authority.table_id, "version": authority.version}
