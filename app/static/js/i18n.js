@@ -49,6 +49,12 @@ const STRINGS = {
     visibility_public: "anyone (listed in the lobby)",
     visibility_private: "only with the invite link",
     create: "Create table",
+    bot_title: "Play against the computer",
+    bot_intro: "The game and rules chosen under New table; the computer takes the other seat.",
+    bot_level_easy: "Easy",
+    bot_level_medium: "Medium",
+    bot_level_hard: "Hard",
+    bot_name: "Computer ({level})",
     open_tables: "Open tables",
     live_tables: "Live tables",
     no_open_tables: "No table is waiting. Create one!",
@@ -200,6 +206,12 @@ const STRINGS = {
     visibility_public: "alle (in der Lobby sichtbar)",
     visibility_private: "nur mit Einladungslink",
     create: "Tisch erstellen",
+    bot_title: "Gegen den Computer spielen",
+    bot_intro: "Spiel und Regeln wie unter „Neuer Tisch“; der Computer nimmt den anderen Platz.",
+    bot_level_easy: "Leicht",
+    bot_level_medium: "Mittel",
+    bot_level_hard: "Schwer",
+    bot_name: "Computer ({level})",
     open_tables: "Offene Tische",
     live_tables: "Laufende Partien",
     no_open_tables: "Kein Tisch wartet. Erstelle einen!",
@@ -351,6 +363,12 @@ const STRINGS = {
     visibility_public: "każdy (widoczny w poczekalni)",
     visibility_private: "tylko z zaproszeniem",
     create: "Utwórz stół",
+    bot_title: "Zagraj z komputerem",
+    bot_intro: "Gra i zasady jak w „Nowy stół”; komputer zajmuje drugie miejsce.",
+    bot_level_easy: "Łatwy",
+    bot_level_medium: "Średni",
+    bot_level_hard: "Trudny",
+    bot_name: "Komputer ({level})",
     open_tables: "Wolne stoły",
     live_tables: "Trwające gry",
     no_open_tables: "Żaden stół nie czeka. Utwórz własny!",
@@ -502,6 +520,12 @@ const STRINGS = {
     visibility_public: "tutti (elencato nella sala)",
     visibility_private: "solo con il link d'invito",
     create: "Crea tavolo",
+    bot_title: "Gioca contro il computer",
+    bot_intro: "Gioco e regole scelti in «Nuovo tavolo»; il computer prende l'altro posto.",
+    bot_level_easy: "Facile",
+    bot_level_medium: "Medio",
+    bot_level_hard: "Difficile",
+    bot_name: "Computer ({level})",
     open_tables: "Tavoli aperti",
     live_tables: "Partite in corso",
     no_open_tables: "Nessun tavolo in attesa. Creane uno!",
@@ -653,6 +677,12 @@ const STRINGS = {
     visibility_public: "cualquiera (aparece en la sala)",
     visibility_private: "solo con el enlace de invitación",
     create: "Crear mesa",
+    bot_title: "Jugar contra el ordenador",
+    bot_intro: "El juego y las reglas de «Mesa nueva»; el ordenador ocupa el otro asiento.",
+    bot_level_easy: "Fácil",
+    bot_level_medium: "Medio",
+    bot_level_hard: "Difícil",
+    bot_name: "Ordenador ({level})",
     open_tables: "Mesas abiertas",
     live_tables: "Partidas en juego",
     no_open_tables: "Ninguna mesa espera. ¡Crea una!",
@@ -803,6 +833,16 @@ export function setLang(code) {
 export function t(key, params = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : ""));
+}
+
+/** A seat's name as shown: a computer player's in this language, with its strength. */
+export function seatName(seat) {
+  if (!seat || !seat.player_id) return null;
+  const level = seat.player_id.startsWith("bot.") ? seat.player_id.split(".")[1] : null;
+  if (level && STRINGS.en[`bot_level_${level}`]) {
+    return t("bot_name", { level: t(`bot_level_${level}`) });
+  }
+  return seat.name;
 }
 
 export function rankLetter(rank) {

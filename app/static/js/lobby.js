@@ -3,7 +3,7 @@
 import { call, forget, identify, me } from "./api.js";
 import { cardElement } from "./cards.js";
 import { h, mount, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { seatName, t } from "./i18n.js";
 
 const REFRESH_MS = 5000;
 
@@ -53,6 +53,21 @@ export function lobbyPage(root, navigate) {
         variant: form.variant,
         options: { target: Number(form.target), claim: form.claim, close_fail: form.close_fail },
         visibility: form.visibility,
+      });
+      navigate(`/t/${table.id}`);
+    } catch (error) {
+      toast(t("error", { message: error.message }));
+    }
+  }
+
+  async function playComputer(level) {
+    if (!(await ensureName())) return;
+    try {
+      const table = await call("POST", "/api/tables", {
+        variant: form.variant,
+        options: { target: Number(form.target), claim: form.claim, close_fail: form.close_fail },
+        visibility: "private",
+        bots: { 1: level },
       });
       navigate(`/t/${table.id}`);
     } catch (error) {
@@ -118,8 +133,24 @@ export function lobbyPage(root, navigate) {
     );
   }
 
+  function computerCard() {
+    return h(
+      "section",
+      { class: "panel computer", "aria-labelledby": "computer-title" },
+      h("h2", { id: "computer-title" }, t("bot_title")),
+      h("p", { class: "muted" }, t("bot_intro")),
+      h(
+        "div",
+        { class: "levels" },
+        ["easy", "medium", "hard"].map((level) =>
+          h("button", { class: "button small", type: "button", "data-action": "play-computer", "data-level": level, onclick: () => playComputer(level) }, t(`bot_level_${level}`)),
+        ),
+      ),
+    );
+  }
+
   function tableRow(table, kind) {
-    const names = table.seats.map((s) => s.name).filter(Boolean);
+    const names = table.seats.map(seatName).filter(Boolean);
     const mine = me();
     const seated = mine && table.seats.some((s) => s.player_id === mine.id);
     const title = kind === "open" ? t("waiting_for", { name: names[0] || "?" }) : t("vs", { a: names[0] || "?", b: names[1] || "?" });
@@ -165,7 +196,7 @@ export function lobbyPage(root, navigate) {
       h(
         "div",
         { class: "lobby" },
-        h("div", { class: "lobby-left" }, hero(), nameCard(), createCard()),
+        h("div", { class: "lobby-left" }, hero(), nameCard(), computerCard(), createCard()),
         h(
           "div",
           { class: "lobby-right" },

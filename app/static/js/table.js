@@ -6,7 +6,7 @@ import { ApiError, call, identify, me } from "./api.js";
 import { board, scoreboard } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
 import { banner, h, mount, toast } from "./dom.js";
-import { cardName, cardShort, t } from "./i18n.js";
+import { cardName, cardShort, seatName, t } from "./i18n.js";
 import { fold } from "./reducer.js";
 import { dealSummary } from "./summary.js";
 import { TableSocket } from "./socket.js";
@@ -30,7 +30,7 @@ export function tablePage(root, tableId, navigate) {
   let socket = null;
   let alive = true;
 
-  const names = () => (state.table ? state.table.seats.map((s) => s.name) : []);
+  const names = () => (state.table ? state.table.seats.map(seatName) : []);
   const seated = () => state.seat !== null && state.seat !== undefined;
 
   function connect() {

@@ -1,0 +1,51 @@
+"""Playing against the computer from the lobby: a whole deal against the easy bot."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import shot
+from tests.e2e.play import dismiss_summary, play_one, summary_shown, version_of
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator(".table-page").get_attribute("data-my-turn") == "true"
+
+
+def test_a_deal_against_the_easy_computer_from_the_lobby(new_page: Any) -> None:
+    page = new_page("anna")
+    page.goto("/")
+    expect(page.locator("#computer-title")).to_have_text("Play against the computer")
+    page.select_option("#language", "de")
+    expect(page.locator("#computer-title")).to_have_text("Gegen den Computer spielen")
+    expect(page.locator("[data-action=play-computer][data-level=hard]")).to_have_text("Schwer")
+    page.select_option("#language", "en")
+    page.fill("#name", "Anna")
+    page.click("[data-action=play-computer][data-level=easy]")
+    expect(page.locator(".table-page")).to_be_visible()
+    expect(page.locator(".hand.mine .card")).to_have_count(6)
+    expect(page.locator(".table-page")).to_contain_text("Computer (Easy)")
+    rng = random.Random(5)
+    played = 0
+    for _ in range(200):
+        if summary_shown(page):
+            break
+        if not my_turn(page):  # the computer is thinking: wait for its move
+            before = version_of(page)
+            expect(page.locator(".table-page")).not_to_have_attribute(
+                "data-version", str(before), timeout=30_000
+            )
+            continue
+        before = version_of(page)
+        play_one(page, rng)
+        played += 1
+        expect(page.locator(".table-page")).not_to_have_attribute("data-version", str(before))
+    assert summary_shown(page), "the deal against the computer did not end"
+    assert played >= 3
+    expect(page.get_by_test_id("summary")).to_contain_text(re.compile(r"\d"))
+    shot(page, "computer-deal-over")
+    dismiss_summary(page)
