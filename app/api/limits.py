@@ -1,9 +1,10 @@
 """Rate limits: messages per second per WebSocket, players and tables per client address.
 
 Each limit is a token bucket: ``capacity`` requests at once, refilled at ``capacity / period``
-per second (a WebSocket may send two seconds' worth of messages at once). A refused request learns how long to wait (``retry_after`` seconds, and the
-``Retry-After`` header on REST). The settings name each limit (``WS_MESSAGES_PER_SECOND``,
-``PLAYERS_PER_MINUTE``, ``TABLES_PER_MINUTE``); tests lower them.
+per second (a WebSocket may send two seconds' worth of messages at once). A refused request
+learns how long to wait (``retry_after`` seconds, and the ``Retry-After`` header on REST).
+The settings name each limit (``WS_MESSAGES_PER_SECOND``, ``PLAYERS_PER_MINUTE``,
+``TABLES_PER_MINUTE``); tests lower them.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def parse(text: str) -> tuple[dict[str, Any] | None, Frame | None]:
     """A client message as a dict, or the error frame that answers it."""
     try:
         message = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # nesting deeper than the parser's stack is not JSON
         return None, error_frame("bad_json", "The message is not valid JSON.")
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, error_frame("bad_message", "A message must be an object with a 'type'.")

@@ -28,7 +28,6 @@ from tests.reliability.server import served, unhandled_errors, wait_healthy
 from tests.support import Api, Client, free_port, live_server, pick, settings_for
 
 
-
 @pytest.fixture
 async def limited(database_url: str) -> AsyncIterator[tuple[str, Api]]:
     """A server with low limits: 2 messages/s per socket, 4 players and 2 tables per minute."""
@@ -220,9 +219,7 @@ async def test_a_token_appears_only_in_the_response_that_created_it(tmp_path: Pa
                 for client in clients:
                     frame = await client.recv_until("update") if version else None
                     seen.append(json.dumps(frame))
-                snapshots = [
-                    await Client.open(base, table["id"], t) for t in tokens
-                ]
+                snapshots = [await Client.open(base, table["id"], t) for t in tokens]
                 for client, welcome in snapshots:
                     seen.append(json.dumps(welcome))
                     if welcome["view"]["legal"]:

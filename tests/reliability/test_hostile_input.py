@@ -1,0 +1,186 @@
+"""Hostile input over real WebSockets, driven by hypothesis, between the honest players' moves.
+
+Against a ``talon serve`` subprocess: before each honest move a drawn burst of frames goes to
+one connection (a seat's or a spectator's): not JSON, binary frames, wrong types, huge numbers,
+deep nesting, unknown message types, stale and future versions, the other seat's move, bursts.
+After each burst the table is exactly where it was (same version, same view for every seat),
+the honest game goes on to its end, no request answers 5xx and the server log holds no
+unhandled exception.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import string
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.reliability.server import served, unhandled_errors, wait_healthy
+from tests.support import Client, free_port
+
+Junk = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**80), max_value=2**80)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+Versions = st.one_of(
+    st.sampled_from(["stale", "future"]),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False),
+    st.text(max_size=5),
+    st.none(),
+    st.booleans(),
+)
+ActionBodies = st.one_of(
+    st.sampled_from(["theirs", "legal_elsewhere"]),
+    st.fixed_dictionaries({"type": st.sampled_from(["play", "exchange", "close", "claim", "x"])}),
+    st.fixed_dictionaries(
+        {"type": st.just("play"), "card": st.text(alphabet="789JQKTACDHS", max_size=3)}
+    ),
+    Junk,
+)
+Frames = st.one_of(
+    st.binary(max_size=64).map(lambda b: ("bytes", b)),
+    st.text(max_size=64).map(lambda t: ("text", t)),
+    Junk.map(lambda j: ("json", j)),
+    st.integers(min_value=1, max_value=2000).map(lambda d: ("text", "[" * d + "]" * d)),
+    st.integers(min_value=1, max_value=2000).map(lambda d: ("text", '{"a":' * d + "1" + "}" * d)),
+    st.text(alphabet=string.ascii_letters, max_size=12).map(
+        lambda t: ("json", {"type": t, "id": 1})
+    ),
+    st.builds(
+        lambda v, a, ref: ("action", v, a, ref),
+        Versions,
+        ActionBodies,
+        st.one_of(st.none(), st.integers(), st.text(max_size=4), Junk),
+    ),
+    st.integers(min_value=5, max_value=60).map(lambda n: ("burst", n)),
+    st.just(("json", {"type": "hello", "token": "x" * 43})),
+    st.just(("text", "[" * 5000 + "]" * 5000)),  # deeper than the JSON parser's stack
+)
+Bursts = st.lists(st.tuples(st.sampled_from([0, 1, 2]), Frames), min_size=1, max_size=6)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    folder = tmp_path_factory.mktemp("hostile")
+    port = free_port()
+    log = folder / "server.log"
+    with served(folder / "talon.db", port, log):
+        asyncio.run(wait_healthy(f"127.0.0.1:{port}"))
+        yield f"127.0.0.1:{port}", log
+    assert not unhandled_errors(log.read_text()), "an unhandled exception in the server log"
+
+
+async def post(http: httpx.AsyncClient, path: str, token: str | None, body: Any) -> Any:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = await http.post(path, json=body, headers=headers)
+    assert response.status_code < 300, response.text
+    return response.json()
+
+
+def rendered(frame: tuple[Any, ...], version: int, theirs: dict[str, Any], moving: bool) -> Any:
+    """The text or bytes a drawn frame stands for at this version."""
+    kind = frame[0]
+    if kind in ("bytes", "text"):
+        return frame[1]
+    if kind == "json":
+        return json.dumps(frame[1])
+    if kind == "burst":
+        return None
+    _, drawn_version, body, ref = frame
+    at = drawn_version
+    if isinstance(at, str):
+        at = {"stale": version - 1, "future": version + 1}.get(at, at)
+    if moving and at == version:
+        at = version + 1  # the mover at the right version would just be playing
+    action = body
+    if isinstance(body, str):
+        action = {"theirs": theirs, "legal_elsewhere": theirs}.get(body, body)
+    try:
+        return json.dumps({"type": "action", "id": ref, "version": at, "action": action})
+    except (TypeError, ValueError):
+        return json.dumps({"type": "action", "id": None, "version": at, "action": None})
+
+
+async def drain(client: Client) -> None:
+    """Wait until the server has answered everything sent so far on this connection."""
+    await client.send({"type": "ping", "id": "drained"})
+    while (await client.recv()) != {"type": "pong", "id": "drained"}:
+        pass
+
+
+async def hostile_match(base: str, bursts: list[list[tuple[int, Any]]]) -> None:
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+        tokens = [(await post(http, "/api/players", None, {"name": n}))["token"] for n in "AB"]
+        table = await post(http, "/api/tables", tokens[0], {"options": {"target": 1}})
+        table = await post(http, f"/api/tables/{table['id']}/join", tokens[1], {})
+        opened = [await Client.open(base, table["id"], t) for t in (*tokens, None)]
+        clients = [c for c, _ in opened]
+        views = [w["view"] for _, w in opened]
+        version = 0
+        for step in range(200):
+            mover = views[0]["to_move"]
+            if views[0]["match_over"] or mover is None:
+                break
+            theirs = views[mover]["legal"][0]
+            for target, frame in bursts[step % len(bursts)]:
+                client = clients[target]
+                if frame[0] == "burst":
+                    for n in range(frame[1]):
+                        await client.send({"type": "ping", "id": n})
+                    continue
+                await client.socket.send(rendered(frame, version, theirs, target == mover))
+            for client in clients:
+                await drain(client)
+            table_now = (await http.get(f"/api/tables/{table['id']}")).json()
+            assert table_now["version"] == version, "rejected input changed the table"
+            for seat, token in enumerate((*tokens, None)):
+                fresh, welcome = await Client.open(base, table["id"], token)
+                assert welcome["view"] == views[seat], "rejected input changed a view"
+                await fresh.close()
+            await clients[mover].send(
+                {"type": "action", "id": "honest", "version": version, "action": theirs}
+            )
+            seen = [await clients[mover].recv()]
+            while seen[-1]["type"] != "ack":
+                seen.append(await clients[mover].recv())
+            version += 1
+            assert seen[-1]["version"] == version  # the update came first, then the ack
+            assert [f["version"] for f in seen if f["type"] == "update"] == [version]
+            for client in clients[:mover] + clients[mover + 1 :]:
+                assert (await client.recv_until("update"))["version"] == version
+            views = [(await Client.open(base, table["id"], t))[1]["view"] for t in (*tokens, None)]
+        assert views[0]["match_over"], "the honest players' match did not finish"
+        for path in (f"/api/tables/{table['id']}", f"/api/matches/{table['match_id']}/log"):
+            assert (await http.get(path)).status_code == 200
+        for client in clients:
+            await client.close()
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(bursts=st.lists(Bursts, min_size=1, max_size=5))
+def test_hostile_frames_change_nothing_and_the_honest_match_finishes(
+    server: tuple[str, Path], bursts: list[list[tuple[int, Any]]]
+) -> None:
+    base, log = server
+    asyncio.run(hostile_match(base, bursts))
+    assert not unhandled_errors(log.read_text())
+    assert " 500 " not in log.read_text()
