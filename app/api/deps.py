@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -52,6 +52,10 @@ async def optional_player(
         return None
     return await tables.identify(creds.credentials)
 
+
+# For routes that take ``MaybePlayerDep``: tells the OpenAPI schema that the bearer token is
+# optional there (an empty requirement next to the bearer one).
+OPTIONAL_TOKEN: dict[str, Any] = {"security": [{}]}
 
 ServicesDep = Annotated[Services, Depends(get_services)]
 TablesDep = Annotated[TableService, Depends(get_tables)]

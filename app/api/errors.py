@@ -56,8 +56,15 @@ async def on_validation_error(_: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "validation_error", "; ".join(problems) or "Invalid request.")
 
 
+# FastAPI's answer to a body it cannot decode at all (not UTF-8); an undecodable body is as
+# invalid as malformed JSON, which FastAPI answers with 422.
+UNPARSEABLE_BODY = "There was an error parsing the body"
+
+
 async def on_http_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    if exc.status_code == 400 and exc.detail == UNPARSEABLE_BODY:
+        return error_response(422, "validation_error", "body: not valid JSON text.")
     code = HTTP_CODES.get(exc.status_code, "http_error")
     message = exc.detail if isinstance(exc.detail, str) else "Request failed."
     response = error_response(exc.status_code, code, message)

@@ -4,41 +4,51 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Path, Query
 
 from app.api.deps import HistoryDep
 from app.api.schemas import ErrorBody, MatchLog, MatchOut, MatchPage, MatchReplay
 from app.services.replay import replay_steps
 
-router = APIRouter(prefix="/api/matches", tags=["matches"], responses={404: {"model": ErrorBody}})
+# Match ids are 32-bit integers in the store: a larger number is no match, not a database error.
+MAX_ID = 2**31 - 1
+MatchId = Annotated[int, Path(ge=1, le=MAX_ID)]
+
+router = APIRouter(
+    prefix="/api/matches",
+    tags=["matches"],
+    responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+)
 
 
-@router.get("", response_model=MatchPage, responses={422: {"model": ErrorBody}})
+@router.get("", response_model=MatchPage)
 async def list_matches(
     history: HistoryDep,
     player: Annotated[str | None, Query(max_length=64)] = None,
     variant: Annotated[str | None, Query(max_length=32)] = None,
     limit: Annotated[int, Query()] = 20,
-    before: Annotated[int | None, Query(description="the previous page's 'next'")] = None,
+    before: Annotated[
+        int | None, Query(ge=1, le=MAX_ID, description="the previous page's 'next'")
+    ] = None,
 ) -> Any:
     """Matches newest first, optionally of one player or one variant."""
     return await history.list_matches(player_id=player, variant=variant, limit=limit, before=before)
 
 
 @router.get("/{match_id}", response_model=MatchOut)
-async def get_match(match_id: int, history: HistoryDep) -> Any:
+async def get_match(match_id: MatchId, history: HistoryDep) -> Any:
     """Players, rules, result and each finished deal (seeds only once the match is over)."""
     return await history.get_match(match_id)
 
 
 @router.get("/{match_id}/log", response_model=MatchLog, responses={409: {"model": ErrorBody}})
-async def match_log(match_id: int, history: HistoryDep) -> Any:
+async def match_log(match_id: MatchId, history: HistoryDep) -> Any:
     """The seed and every action; 409 ``match_live`` while the match runs."""
     return await history.match_log(match_id)
 
 
 @router.get("/{match_id}/replay", response_model=MatchReplay, responses={409: {"model": ErrorBody}})
-async def match_replay(match_id: int, history: HistoryDep) -> Any:
+async def match_replay(match_id: MatchId, history: HistoryDep) -> Any:
     """Every step of a finished match with all hands open; 409 ``match_live`` while it runs."""
     log = await history.match_log(match_id)
     steps = replay_steps(log)

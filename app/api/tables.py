@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body
 
-from app.api.deps import MaybePlayerDep, PlayerDep, TablesDep
+from app.api.deps import OPTIONAL_TOKEN, MaybePlayerDep, PlayerDep, TablesDep
 from app.api.limits import NewTableLimit
 from app.api.schemas import BotRequest, ErrorBody, JoinRequest, TableCreate, TableList, TableOut
 
@@ -34,7 +34,7 @@ async def create_table(
     )
 
 
-@router.get("", response_model=TableList)
+@router.get("", response_model=TableList, openapi_extra=OPTIONAL_TOKEN)
 async def list_tables(
     tables: TablesDep,
     player: MaybePlayerDep,
@@ -44,7 +44,7 @@ async def list_tables(
     return {"tables": await tables.list_tables(status, player.id if player else None)}
 
 
-@router.get("/{table_id}", response_model=TableOut)
+@router.get("/{table_id}", response_model=TableOut, openapi_extra=OPTIONAL_TOKEN)
 async def get_table(table_id: str, tables: TablesDep, player: MaybePlayerDep) -> Any:
     """One table (seated players also see its invite code)."""
     return await tables.get_table(table_id, player.id if player else None)
