@@ -8,6 +8,7 @@ bot, and each bot's mean and p95 decision time (figures, not a test).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import time
@@ -16,6 +17,7 @@ from typing import Any
 
 from app.engine import PRESETS, apply, new_deal, preset, view
 
+from . import choose
 from .choose import DEFAULT_BUDGET_S, LEVELS, choose_action
 
 
@@ -86,6 +88,18 @@ def run(
     return ta, tb
 
 
+def failure_recorder(path: str) -> choose.FailureHook:
+    """A hook that appends each failing level, its view and the error to ``path``, so the
+    position can be replayed (``hard.choose(view, ...)``) and fixed."""
+
+    def record(level: str, seen: dict[str, Any], exc: Exception) -> None:
+        failure = {"level": level, "error": type(exc).__name__, "text": str(exc), "view": seen}
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(failure) + "\n")
+
+    return record
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the arena and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -95,7 +109,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=1000, help="seeded deals (each played twice)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET_S, help="seconds per move")
+    parser.add_argument(
+        "--failures",
+        default="arena-failures.jsonl",
+        help="file that keeps the view of every failed decision (one JSON line each)",
+    )
     args = parser.parse_args(argv)
+    choose.on_failure = failure_recorder(args.failures)
     start = time.perf_counter()
     ta, tb = run(args.a, args.b, args.variant, args.deals, args.seed, args.budget)
     games = 2 * args.deals

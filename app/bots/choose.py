@@ -32,6 +32,11 @@ BOTS: dict[str, Bot] = {
 }
 """The bot of each level (tests may replace one to check the fallback)."""
 
+FailureHook = Callable[[str, dict[str, Any], Exception], None]
+on_failure: FailureHook | None = None
+"""Called with the level, the view and the exception when a level fails (the arena sets it to
+keep failing views in a local file; the server never does, so no card reaches its logs)."""
+
 
 class BotFailure(Exception):
     """A bot raised, overran its budget, or chose an action that is not legal."""
@@ -59,6 +64,8 @@ def choose_action(
         except Exception as exc:
             if current == "easy":
                 raise
+            if on_failure is not None:
+                on_failure(current, view, exc)
             log.warning(
                 "bot %s failed in %s (seat %s, deal %s): %s; falling back",
                 current,

@@ -127,10 +127,14 @@ class Knowledge:
             frozen = tuple(
                 (frozen_points[s], frozen_marriages[s], frozen_tricks[s]) for s in (0, 1)
             )
-        known = mask_of(s["card"] for s in view["shown"] if s["seat"] == opponent)
+        turned = card_id(view["trump_card"]) if view["trump_card"] else -1
+        # A shown card can only still be in the opponent's hand if nobody has seen it since:
+        # never trust a listing of a card already played, in this hand or turned up.
+        shown = mask_of(s["card"] for s in view["shown"] if s["seat"] == opponent)
+        seen_elsewhere = played | mask_of(view["hand"]) | ((1 << turned) if turned >= 0 else 0)
+        known = shown & ~seen_elsewhere
         trump = suit_id(view["trump"])
         allowed = _allowed(tricks[open_tricks:], opponent, trump, table.strict_head) | known
-        turned = card_id(view["trump_card"]) if view["trump_card"] else -1
         return cls(
             rules=rules,
             table=table,
@@ -198,16 +202,18 @@ def sample_positions(knowledge: Knowledge, n: int, rng: random.Random) -> list[P
 
     The opponent gets its known cards plus a random choice among the cards it may hold; the rest
     go to the stock in random order above the turned card. If the inferences leave too few
-    cards for the opponent (they never should), they are dropped.
+    cards for the opponent, or more cards for the stock than it holds (an exhausted stock holds
+    none), they are dropped: the count of cards is a fact, an inference is not.
     """
     k = knowledge
     me, opp = k.seat, k.opponent
     turned = (1 << k.turned) if k.turned >= 0 else 0
     pool = k.unseen & ~k.opponent_known & ~turned
     need = k.opponent_count - k.opponent_known.bit_count()
+    hidden_stock = k.stock - (1 if k.turned >= 0 else 0)
     may = cards_of(pool & k.opponent_allowed)
     must_stock = cards_of(pool & ~k.opponent_allowed)
-    if len(may) < need:
+    if len(may) < need or len(must_stock) > hidden_stock:
         may, must_stock = cards_of(pool), []
     positions = []
     for _ in range(n):
