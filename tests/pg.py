@@ -7,6 +7,7 @@ own database, copied from a migrated template. Never uses a running service.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pwd
 import shutil
@@ -58,6 +59,10 @@ class PostgresCluster:
         if self.user is not None:
             shutil.chown(self.root, self.user)
         self._run("initdb", "-D", str(self.data), "-U", "talon", "--auth=trust", "-E", "UTF8")
+        self.serve()
+
+    def serve(self) -> None:
+        """Start the server on the existing data folder (again, after ``halt``)."""
         options = (
             f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
@@ -65,10 +70,16 @@ class PostgresCluster:
         log = str(self.root / "server.log")
         self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l", log, "-w", "start")
 
+    def halt(self) -> None:
+        """Stop the server as an operator would (fast shutdown: open sessions are cut off),
+        keeping its data for ``serve``."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
     def stop(self) -> None:
         """Stop the server and delete its folder."""
         try:
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            with contextlib.suppress(subprocess.CalledProcessError):  # already halted
+                self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 

@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from app.services.errors import ServiceError
+from app.services.errors import STORE_ERRORS, ServiceError, database_unavailable, unreachable
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,14 @@ async def on_http_error(_: Request, exc: Exception) -> JSONResponse:
     return response
 
 
+async def on_store_error(request: Request, exc: Exception) -> JSONResponse:
+    if not unreachable(exc):
+        return await on_unexpected(request, exc)
+    log.warning("the database is unreachable (%s)", type(exc).__name__)
+    refusal = database_unavailable()
+    return error_response(refusal.status, refusal.code, refusal.message)
+
+
 async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return error_response(500, "internal", "Something went wrong on the server.")
@@ -83,4 +91,6 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, on_service_error)
     app.add_exception_handler(RequestValidationError, on_validation_error)
     app.add_exception_handler(HTTPException, on_http_error)
+    for store_error in STORE_ERRORS:
+        app.add_exception_handler(store_error, on_store_error)
     app.add_exception_handler(Exception, on_unexpected)

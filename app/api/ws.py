@@ -19,7 +19,14 @@ from app.api.limits import Limits, rate_limited_frame
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
 from app.services import Services
 from app.services.authority import TableAuthority
-from app.services.errors import NotFound, ServiceError, Unauthorized, Unavailable
+from app.services.errors import (
+    STORE_ERRORS,
+    NotFound,
+    ServiceError,
+    Unauthorized,
+    Unavailable,
+    database_unavailable,
+)
 from app.services.hub import Frame, viewer_key
 from app.settings import Settings
 
@@ -175,8 +182,9 @@ async def greet(
         await websocket.send_json(error_frame(exc.code, exc.message))
         await close(websocket, CLOSE_BAD_TOKEN, "bad token")
         return None
-    except Unavailable:
-        await websocket.send_json(error_frame("unavailable", "The database does not answer."))
+    except (Unavailable, *STORE_ERRORS):
+        refusal = database_unavailable()
+        await websocket.send_json(error_frame(refusal.code, refusal.message))
         await close(websocket, CLOSE_TRY_LATER, "try again later")
         return None
     return authority, (player.id if player else None), since

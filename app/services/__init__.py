@@ -11,14 +11,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from sqlalchemy import text
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.services import metrics
 from app.services.bots import BotSeats, process_pool
 from app.services.bus import RedisBus
 from app.services.committer import Committer
-from app.services.errors import Unavailable
+from app.services.errors import STORE_ERRORS, Unavailable
 from app.services.history import HistoryService
 from app.services.hub import Hub, LocalHub
 from app.services.tables import TableService
@@ -91,7 +90,7 @@ class Services:
         try:
             async with self.engine.connect() as connection:
                 await connection.execute(text("SELECT 1"))
-        except SQLAlchemyError:
+        except STORE_ERRORS:
             metrics.database_error("health")
             raise Unavailable("database_unavailable", "The database does not answer.") from None
 

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
 
 from app.engine import (
@@ -33,7 +32,13 @@ from app.engine import (
 from app.services import metrics
 from app.services.bus import NO_BUS, Bus
 from app.services.committer import Committer, Extra, Write
-from app.services.errors import Conflict, ServiceError, Unavailable
+from app.services.errors import (
+    STORE_ERRORS,
+    Conflict,
+    ServiceError,
+    Unavailable,
+    database_unavailable,
+)
 from app.services.hub import EVERYONE, Frame, Hub, Subscriber, viewer_key
 from app.services.rules import stored_rules
 from app.store import matches as match_store
@@ -138,6 +143,9 @@ class TableAuthority:
     bus: Bus = NO_BUS
     # Called after this worker starts a match or accepts an action (bots move from here).
     on_change: Callable[[TableAuthority], None] | None = None
+    # A write's commit failed on the way: it may have been stored all the same, so the store
+    # is read back (``catch_up``) before this table takes another action.
+    in_doubt: bool = False
 
     # -- reading -------------------------------------------------------------------------
 
@@ -251,9 +259,9 @@ class TableAuthority:
     async def act(self, player_id: str | None, version: Any, action_json: Any) -> int:
         """Apply one action for this player's seat at ``version``; the new version on success.
 
-        Raises ``ActionRejected`` (nothing changed) or ``Unavailable`` (storage failed,
-        nothing changed). Shielded: a caller that goes away cannot leave a stored action
-        unapplied in memory.
+        Raises ``ActionRejected`` (nothing changed) or ``Unavailable`` (the database could
+        not store it: memory unchanged, nothing acknowledged). Shielded: a caller that goes
+        away cannot leave a stored action unapplied in memory.
         """
         started = time.perf_counter()
         try:
@@ -266,6 +274,10 @@ class TableAuthority:
 
     async def _act(self, player_id: str | None, version: Any, action_json: Any) -> int:
         async with self.lock:
+            if self.in_doubt:
+                await self._catch_up_or_fail()
+                self.in_doubt = False
+                self._changed()
             if self.shared:
                 return await self._act_shared(player_id, version, action_json)
             return await self._act_locked(player_id, version, action_json)
@@ -349,7 +361,7 @@ class TableAuthority:
         """``catch_up``, keeping what memory has when the store does not answer."""
         try:
             await self.catch_up()
-        except SQLAlchemyError:
+        except STORE_ERRORS:
             metrics.database_error("catch_up")
             log.warning(
                 "catching up from the store failed",
@@ -381,9 +393,9 @@ class TableAuthority:
     async def _catch_up_or_fail(self) -> bool:
         try:
             return await self.catch_up()
-        except SQLAlchemyError:
+        except STORE_ERRORS:
             metrics.database_error("catch_up")
-            raise Unavailable("storage_failed", "The table could not be read; retry.") from None
+            raise database_unavailable() from None
 
     def _follow(self, state: State, record: VersionRecord) -> None:
         """Step memory to ``record`` (already stored) and deliver it to this worker's viewers."""
@@ -445,6 +457,9 @@ class TableAuthority:
             await self.committer.submit(write)
         except Conflict as exc:
             raise ActionRejected(exc.code, exc.message, version=self.version) from None
+        except BaseException:
+            self.in_doubt = True  # memory stays as it was; the store may hold the write
+            raise
 
     def _result_updates(self, new_state: State) -> list[Extra]:
         """Store writes for a deal or a match that this action ended (same transaction)."""

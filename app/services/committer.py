@@ -3,7 +3,10 @@
 Each table's authority still holds its own lock until its write is durable, so actions on one
 table stay strictly one at a time; across tables, a single transaction carries every write
 that is waiting, which is what lets one SQLite file take thousands of actions per second.
-If a batch fails, each write is retried alone so that only the faulty one is refused.
+If a batch fails, each write is retried alone so that only the faulty one is refused; when
+the database cannot be reached at all, every waiting write is refused ``unavailable`` at once.
+A write whose commit was cut off may still have been stored: the authority then reads the
+table back from the store before it takes another action (``TableAuthority.in_doubt``).
 """
 
 from __future__ import annotations
@@ -15,10 +18,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from app.services.errors import Conflict, Unavailable
+from app.services.errors import (
+    STORE_ERRORS,
+    Conflict,
+    Unavailable,
+    database_unavailable,
+    unreachable,
+)
 from app.store import matches as match_store
 from app.store import tables as table_store
 
@@ -84,7 +93,12 @@ class Committer:
                 batch.append(self._queue.get_nowait())
             try:
                 await self._store(batch)
-            except (SQLAlchemyError, VersionMoved):
+            except Exception as exc:  # never let the loop die: every write gets its answer
+                if isinstance(exc, STORE_ERRORS) and unreachable(exc):
+                    log.warning("the database is unreachable (%s)", type(exc).__name__)
+                    for write in batch:  # nobody's fault; trying each alone would not help
+                        _resolve(write, database_unavailable())
+                    continue
                 for write in batch:  # find the faulty write: each alone
                     await self._store_alone(write)
             else:
@@ -108,14 +122,24 @@ class Committer:
             await self._store([write])
         except (VersionMoved, IntegrityError):
             _resolve(write, Conflict("stale_version", "Another writer changed this table."))
-        except SQLAlchemyError:
-            log.exception(
-                "storing an action failed",
-                extra={"table_id": write.table_id, "version": write.version - 1},
-            )
-            _resolve(write, Unavailable("storage_failed", "The action could not be stored; retry."))
+        except STORE_ERRORS as exc:
+            fields = fields_of(write)
+            if unreachable(exc):
+                log.warning("the database is unreachable (%s)", type(exc).__name__, extra=fields)
+                _resolve(write, database_unavailable())
+            else:
+                log.exception("the database refused an action's write", extra=fields)
+                _resolve(write, Unavailable("storage_failed", "The action could not be stored."))
+        except Exception as exc:
+            log.exception("storing an action failed", extra=fields_of(write))
+            _resolve(write, exc)
         else:
             _resolve(write, None)
+
+
+def fields_of(write: Write) -> dict[str, Any]:
+    """Log fields of a write: its table and the version it was meant to follow."""
+    return {"table_id": write.table_id, "version": write.version - 1}
 
 
 def _resolve(write: Write, error: Exception | None) -> None:

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlchemyError
+
+# What a database call can raise when the database is in trouble: SQLAlchemy's errors, and the
+# driver's socket errors, which asyncpg lets through unwrapped when it cannot connect at all.
+STORE_ERRORS: tuple[type[Exception], ...] = (SQLAlchemyError, OSError)
+
 
 class ServiceError(Exception):
     """A request the service refuses, with a stable ``code`` and a sentence for people."""
@@ -51,3 +57,18 @@ class Unavailable(ServiceError):
     """The storage failed; nothing changed, the client may retry."""
 
     status = 503
+
+
+def unreachable(exc: BaseException) -> bool:
+    """True when ``exc`` says the database could not be reached (stopped, restarting, the
+    connection lost or timed out), as opposed to a database that answered with an error."""
+    if isinstance(exc, (OSError, TimeoutError, OperationalError, InterfaceError)):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+def database_unavailable() -> Unavailable:
+    """The refusal for anything that needed a database that does not answer."""
+    return Unavailable(
+        "unavailable", "The database is not answering; nothing was stored. Try again shortly."
+    )

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.bots import LEVELS
@@ -27,7 +27,7 @@ from app.services.authority import SeatHolder, TableAuthority, replay, seat_map
 from app.services.bots import BotSeats, bot_name, bot_player_id
 from app.services.bus import NO_BUS, Bus, Message
 from app.services.committer import Committer
-from app.services.errors import Conflict, Forbidden, Invalid, NotFound
+from app.services.errors import STORE_ERRORS, Conflict, Forbidden, Invalid, NotFound
 from app.services.hub import Hub
 from app.services.rules import rules_for_table, seat_count, stored_rules
 from app.store import Player
@@ -191,7 +191,7 @@ class TableService:
         try:
             async with self.sessions() as session:
                 heads = await table_store.heads(session, watched)
-        except SQLAlchemyError:
+        except STORE_ERRORS:
             metrics.database_error("check")
             return 0
         behind = [
