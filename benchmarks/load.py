@@ -121,13 +121,14 @@ async def open_seat(base: str, table_id: str, token: str) -> tuple[Seat, dict[st
     return seat, await seat.welcome.get()
 
 
-async def set_up_table(http: httpx.AsyncClient, n: int) -> tuple[str, list[str]]:
+async def set_up_table(http: httpx.AsyncClient, n: int, target: int = 100) -> tuple[str, list[str]]:
+    """A live two-player table (match to ``target`` game points) and its players' tokens."""
     tokens = []
     for name in (f"A{n}", f"B{n}"):
         response = await http.post("/api/players", json={"name": name})
         tokens.append(response.json()["token"])
     headers = {"Authorization": f"Bearer {tokens[0]}"}
-    body = {"variant": "sixty-six", "options": {"target": 100}}
+    body = {"variant": "sixty-six", "options": {"target": target}}
     table = (await http.post("/api/tables", json=body, headers=headers)).json()
     headers = {"Authorization": f"Bearer {tokens[1]}"}
     await http.post(f"/api/tables/{table['id']}/join", json={}, headers=headers)

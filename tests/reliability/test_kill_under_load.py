@@ -1,0 +1,207 @@
+"""SIGKILL the server while 50 tables play at full speed; restart it; every table finishes.
+
+Each table has both seats and a spectator connected to a real ``talon serve`` subprocess on
+SQLite and keeps one action in flight, as ``benchmarks/load.py`` does (the tables are set up
+with its code). Once 40 % of the planned moves are acknowledged the server is killed with
+SIGKILL, whatever it was doing; it is started again on the same database and port, and every
+client reconnects with ``since`` its own version and plays on. Then, for every table: every
+acknowledged action is in the stored log exactly once at its version, the log has no gap,
+the match is over, and each viewer's picture, folded from its welcome and updates across the
+restart, equals a fresh welcome's view and a replay of the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from app.engine import Action, Rules, apply, new_match, view
+from benchmarks.load import set_up_table
+from tests.engine.reducer import fold
+from tests.reliability.server import served, unhandled_errors, wait_healthy
+from tests.support import Client, free_port, pick
+
+pytestmark = pytest.mark.slow
+
+TABLES = 50
+TARGET = 7  # game points: about 100 moves a match
+KILL_AFTER = 0.4  # of the moves the tables are expected to play
+
+
+class ServerGone(Exception):
+    """The connection dropped: the server died."""
+
+
+@dataclass
+class Viewer:
+    token: str | None
+    client: Client | None = None
+    view: dict[str, Any] = field(default_factory=dict)
+    version: int = 0
+
+    async def connect(self, base: str, table_id: str, since: int | None) -> None:
+        self.client, welcome = await Client.open(base, table_id, self.token, since)
+        if welcome["view"] is not None:
+            self.view, self.version = welcome["view"], welcome["version"]
+        else:
+            assert welcome["version"] == self.version == since
+
+    async def recv(self) -> dict[str, Any]:
+        assert self.client is not None
+        try:
+            return await self.client.recv()
+        except (ConnectionClosed, OSError):
+            raise ServerGone from None
+
+    async def catch_up(self, version: int) -> None:
+        while self.version < version:
+            frame = await self.recv()
+            if frame["type"] != "update":
+                continue
+            assert frame["version"] == self.version + 1, "a gap or a duplicate version"
+            self.view = fold(self.view, frame["events"], frame["to_move"], frame["legal"])
+            self.version = frame["version"]
+
+
+@dataclass
+class Table:
+    table_id: str
+    match_id: int
+    viewers: list[Viewer]  # seat 0, seat 1, spectator
+    acked: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
+    reconnects: int = 0
+
+
+class Run:
+    """What every table shares: where the server is, and when it is back after a kill."""
+
+    def __init__(self, base: str, planned_moves: int) -> None:
+        self.base = base
+        self.kill_at = int(planned_moves * KILL_AFTER)
+        self.acked = 0
+        self.killing = asyncio.Event()
+        self.back = asyncio.Event()
+
+
+async def play_table(run: Run, table: Table, rng: random.Random) -> None:
+    everyone = table.viewers
+    for viewer in everyone:
+        await viewer.connect(run.base, table.table_id, None)
+    while not everyone[0].view["match_over"]:
+        try:
+            await one_move(run, table, rng)
+        except ServerGone:
+            await run.back.wait()
+            table.reconnects += 1
+            for viewer in everyone:
+                await viewer.connect(run.base, table.table_id, since=viewer.version)
+            async with httpx.AsyncClient(base_url=f"http://{run.base}", timeout=30) as http:
+                now = (await http.get(f"/api/tables/{table.table_id}")).json()["version"]
+            for viewer in everyone:
+                await viewer.catch_up(now)
+    for viewer in everyone:
+        assert viewer.client is not None
+        await viewer.client.close()
+
+
+async def one_move(run: Run, table: Table, rng: random.Random) -> None:
+    seats, everyone = table.viewers[:2], table.viewers
+    seat = everyone[0].view["to_move"]
+    mover = seats[seat]
+    assert mover.client is not None
+    action = pick(mover.view["legal"], rng)
+    target = mover.version + 1
+    try:
+        await mover.client.send(
+            {"type": "action", "id": str(target), "version": mover.version, "action": action}
+        )
+    except (ConnectionClosed, OSError):
+        raise ServerGone from None
+    while True:  # the mover's own update comes before its ack
+        frame = await mover.recv()
+        if frame["type"] == "update":
+            assert frame["version"] == mover.version + 1
+            mover.view = fold(mover.view, frame["events"], frame["to_move"], frame["legal"])
+            mover.version = frame["version"]
+        elif frame["type"] in ("ack", "error"):
+            break
+    assert frame["type"] == "ack", frame
+    assert frame["version"] == target
+    table.acked.append((target, seat, action))
+    run.acked += 1
+    if run.acked == run.kill_at:
+        run.killing.set()
+    for viewer in everyone:
+        await viewer.catch_up(target)
+
+
+async def test_sigkill_under_load_loses_no_acknowledged_action(tmp_path: Path) -> None:
+    database = tmp_path / "talon.db"  # talon serve migrates it
+    port = free_port()
+    base = f"127.0.0.1:{port}"
+    log = tmp_path / "server.log"
+    rng = random.Random(2024)
+    with served(database, port, log) as first:
+        await wait_healthy(base)
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
+            made = [await set_up_table(http, n, target=TARGET) for n in range(TABLES)]
+            details = [(await http.get(f"/api/tables/{t}")).json() for t, _ in made]
+        tables = [
+            Table(t, d["match_id"], [Viewer(tokens[0]), Viewer(tokens[1]), Viewer(None)])
+            for (t, tokens), d in zip(made, details, strict=True)
+        ]
+        # A match to 7 takes about 100 moves; kill once 40 % of that is acknowledged.
+        run = Run(base, planned_moves=TABLES * 100)
+        players = asyncio.gather(*(play_table(run, t, random.Random(rng.random())) for t in tables))
+        waiting = asyncio.ensure_future(run.killing.wait())
+        await asyncio.wait([players, waiting], return_when=asyncio.FIRST_COMPLETED)
+        assert run.killing.is_set(), "the tables finished before the kill"
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        acked_before_kill = run.acked
+        finished_before = sum(t.viewers[0].view.get("match_over", False) for t in tables)
+
+    with served(database, port, log):
+        await wait_healthy(base)
+        run.back.set()
+        await asyncio.wait_for(players, 120)
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
+            logs = [(await http.get(f"/api/matches/{t.match_id}/log")).json() for t in tables]
+        fresh = [
+            [(await Client.open(base, t.table_id, v.token))[1]["view"] for v in t.viewers]
+            for t in tables
+        ]
+
+    assert acked_before_kill >= run.kill_at
+    assert finished_before <= TABLES // 10, f"{finished_before} tables finished before the kill"
+    survivors = [t for t in tables if t.reconnects]
+    assert len(survivors) + finished_before == TABLES, "a table missed the restart"
+    assert all(t.reconnects == 1 for t in survivors)
+    for table, stored, views in zip(tables, logs, fresh, strict=True):
+        versions = [entry["version"] for entry in stored["actions"]]
+        assert versions == list(range(1, len(versions) + 1)), "a gap or a duplicate in the log"
+        logged = {e["version"]: (e["seat"], e["action"]) for e in stored["actions"]}
+        for version, seat, action in table.acked:
+            assert logged[version] == (seat, action), f"acknowledged {version} is not stored"
+        rules = Rules.from_options(stored["variant"], stored["rules"])
+        state = new_match(rules, stored["seed"], stored["dealer"])
+        for entry in stored["actions"]:
+            state, _ = apply(state, Action.from_json(entry["action"]), entry["seat"])
+        assert state.match_over
+        for seat, viewer, fresh_view in zip((0, 1, None), table.viewers, views, strict=True):
+            assert viewer.view == fresh_view == view(state, seat)
+    assert not unhandled_errors(log.read_text(errors="replace"))
+    stored_total = sum(len(stored["actions"]) for stored in logs)
+    acked_total = sum(len(t.acked) for t in tables)
+    print(
+        f"{TABLES} tables: {acked_before_kill} moves acknowledged before the kill, "
+        f"{acked_total} in all, {stored_total - acked_total} stored but never acknowledged"
+    )
