@@ -21,12 +21,19 @@ from .knowledge import Knowledge, sample_positions
 from .playout import Batch, option_column, play_out
 from .solver import Solver
 
-PLAYOUT_ROWS = 1536
-"""Playouts per decision while the stock is open, shared among the legal options."""
-MAX_WORLDS = 64
+FIRST_ROUND_ROWS = 512
+"""Playouts of the first round, shared among the legal options (always played)."""
+MAX_PLAYOUT_ROWS = 3072
+"""At most this many playouts per decision while the stock is open."""
+PLAYOUT_SHARE = 0.6
+"""Share of the budget the playout rounds may use; the rest covers the machine's hiccups."""
+MAX_WORLDS = 128
 """At most this many worlds sampled per decision."""
 PLAYOUTS = 2
 """Greedy playouts per world and option."""
+WIN_WEIGHT = 2.0
+"""What winning the deal is worth on top of the game-point margin: the bot prefers a safe
+win to a gamble for more game points."""
 GREEDY_NOISE = 12.0
 MAX_SOLVED_WORLDS = 40
 GOING_OUT = 66
@@ -42,28 +49,56 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
     if any(a["type"] == "claim" for a in legal) and k.score(k.seat) >= GOING_OUT:
         return {"type": "claim"}
     if k.stock_open:
-        values = _playout_values(k, legal, rng)
+        playout_deadline = time.perf_counter() + budget_s * PLAYOUT_SHARE
+        values = _playout_values(k, legal, rng, playout_deadline)
     else:
         values = _solved_values(k, legal, rng, deadline)
     best = max(range(len(legal)), key=lambda i: (values[i], -i))
     return legal[best]
 
 
-def _playout_values(k: Knowledge, legal: list[dict[str, Any]], rng: random.Random) -> list[float]:
-    """Mean margin of each legal action over sampled worlds and greedy playouts."""
-    count = max(8, min(MAX_WORLDS, PLAYOUT_ROWS // (PLAYOUTS * len(legal))))
+def _playout_values(
+    k: Knowledge, legal: list[dict[str, Any]], rng: random.Random, deadline: float
+) -> list[float]:
+    """Mean margin (plus weighted win rate) of each legal action over sampled worlds and greedy
+    playouts, played in rounds: the first round always, then more worlds while the time
+    measured so far says the next round ends before ``deadline``."""
+    columns = np.array([option_column(a) for a in legal], dtype=np.int64)
+    per_world = PLAYOUTS * len(legal)
+    np_rng = np.random.default_rng(rng.getrandbits(64))
+    totals = np.zeros(len(legal))
+    rows_done, worlds_done, seconds = 0, 0, 0.0
+    round_worlds = max(4, FIRST_ROUND_ROWS // per_world)
+    while worlds_done < MAX_WORLDS and rows_done < MAX_PLAYOUT_ROWS:
+        round_worlds = min(round_worlds, MAX_WORLDS - worlds_done)
+        start = time.perf_counter()
+        if rows_done and start + seconds / rows_done * round_worlds * per_world > deadline:
+            break
+        totals += _playout_round(k, columns, round_worlds, rng, np_rng)
+        seconds += time.perf_counter() - start
+        rows_done += round_worlds * per_world
+        worlds_done += round_worlds
+    return list(totals / (worlds_done * PLAYOUTS))
+
+
+def _playout_round(
+    k: Knowledge,
+    columns: np.ndarray,
+    count: int,
+    rng: random.Random,
+    np_rng: np.random.Generator,
+) -> np.ndarray:
+    """Summed margin plus wins of each option over ``count`` new worlds."""
     worlds = sample_positions(k, count, rng)
     base = Batch.from_positions(k.table, worlds)
-    columns = np.array([option_column(a) for a in legal], dtype=np.int64)
     per_action = count * PLAYOUTS
-    rows = np.tile(np.repeat(np.arange(count), PLAYOUTS), len(legal))
+    rows = np.tile(np.repeat(np.arange(count), PLAYOUTS), len(columns))
     batch = base.take(rows)
     first = np.repeat(columns, per_action)
-    np_rng = np.random.default_rng(rng.getrandbits(64))
     outcome = play_out(batch, rng=np_rng, first=first, greedy_noise=GREEDY_NOISE)
-    margin = outcome.margin(k.seat).reshape(len(legal), per_action)
-    wins = (outcome.winner == k.seat).reshape(len(legal), per_action)
-    return list(margin.mean(axis=1) + wins.mean(axis=1))
+    margin = outcome.margin(k.seat).reshape(len(columns), per_action)
+    wins = (outcome.winner == k.seat).reshape(len(columns), per_action)
+    return margin.sum(axis=1) + WIN_WEIGHT * wins.sum(axis=1)
 
 
 def _solved_values(
@@ -80,6 +115,7 @@ def _solved_values(
             break
         solver = Solver(k.table, world, k.seat)
         for i, column in enumerate(columns):
-            totals[i] += solver.value_after(column)
+            margin = solver.value_after(column)
+            totals[i] += margin + WIN_WEIGHT * (margin > 0)
         slowest = max(slowest, time.perf_counter() - start)
     return totals
