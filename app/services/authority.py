@@ -48,6 +48,12 @@ from app.store.models import ActionRecord
 
 log = logging.getLogger(__name__)
 
+# Per-version records kept for resuming viewers: the default resume window (half a 256-frame
+# send queue). Each holds its events and every seat's legal list (about 2 KB); a viewer further
+# behind gets a full welcome. Trimmed in steps of ``RECORDS_SLACK``.
+RECORDS_KEPT = 128
+RECORDS_SLACK = 32
+
 
 class ActionRejected(ServiceError):
     """An action refused with the engine's or the protocol's code; nothing changed."""
@@ -194,10 +200,11 @@ class TableAuthority:
     def resume(self, since: int | None, seat: int | None, max_replay: int = 128) -> list[Frame]:
         """Frames that bring a viewer from ``since`` to now: a short welcome and the missing
         updates when this match holds them (at most ``max_replay``), else a full welcome."""
+        kept_from = self.version - len(self.records)  # the oldest version still resumable
         if (
             since is None
             or self.state is None
-            or not self.base_version <= since <= self.version
+            or not max(self.base_version, kept_from) <= since <= self.version
             or self.version - since > max_replay
         ):
             return [self.welcome(seat)]
@@ -211,7 +218,7 @@ class TableAuthority:
             "resumed": True,
             "table": self.public_info(),
         }
-        missing = self.records[since - self.base_version :]
+        missing = self.records[since - kept_from :]
         return [head, *(record.frame_for(seat, self.match_id) for record in missing)]
 
     async def attach(
@@ -296,7 +303,7 @@ class TableAuthority:
         self.state = new_state
         self.version += 1
         record = record_of(self.version, events, new_state)
-        self.records.append(record)
+        self.remember(record)
         if new_state.match_over:
             self.status = "finished"
             log.info("match finished", extra=self._log_fields())
@@ -401,10 +408,17 @@ class TableAuthority:
         """Step memory to ``record`` (already stored) and deliver it to this worker's viewers."""
         self.state = state
         self.version = record.version
-        self.records.append(record)
+        self.remember(record)
         if state.match_over:
             self.status = "finished"
         self._publish(record)
+
+    def remember(self, record: VersionRecord) -> None:
+        """Keep ``record`` for resuming viewers; only the newest ``RECORDS_KEPT`` or so are
+        kept, so memory does not grow with the length of a match."""
+        self.records.append(record)
+        if len(self.records) > RECORDS_KEPT + RECORDS_SLACK:
+            del self.records[:-RECORDS_KEPT]
 
     def _changed(self) -> None:
         if self.on_change is not None:
@@ -418,7 +432,7 @@ class TableAuthority:
     ) -> None:
         """Switch to a match started by another worker; every viewer here gets a welcome."""
         self.match_id, self.base_version = match_id, base
-        self.state, self.records = state, records
+        self.state, self.records = state, records[-RECORDS_KEPT:]
         self.version = records[-1].version if records else base
         if state.match_over:
             self.status = "finished"

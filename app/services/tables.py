@@ -23,7 +23,13 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.bots import LEVELS
 from app.engine import State, new_match
 from app.services import identity, metrics
-from app.services.authority import SeatHolder, TableAuthority, replay, seat_map
+from app.services.authority import (
+    RECORDS_KEPT,
+    SeatHolder,
+    TableAuthority,
+    replay,
+    seat_map,
+)
 from app.services.bots import BotSeats, bot_name, bot_player_id
 from app.services.bus import NO_BUS, Bus, Message
 from app.services.committer import Committer
@@ -141,7 +147,7 @@ class TableService:
                 authority.match_id = match.id
                 authority.base_version = match.base_version
                 authority.state = state
-                authority.records = records
+                authority.records = records[-RECORDS_KEPT:]
         return authority
 
     def live_count(self) -> int:
