@@ -296,7 +296,7 @@ class TableService:
         if not 0 <= seat < authority.seat_count:
             raise Invalid("bad_seat", f"seat must be between 0 and {authority.seat_count - 1}.")
         await self._ensure_bot_players({seat: level})
-        bot_id = bot_player_id(level, seat)
+        bot = SeatHolder(bot_player_id(level, seat), bot_name(level))
         async with authority.lock:
             try:
                 async with self.sessions.begin() as session:
@@ -307,21 +307,10 @@ class TableService:
                         raise Conflict("table_not_open", "This table is not waiting for players.")
                     if seat in authority.seats:
                         raise Conflict("seat_taken", "That seat is taken.")
-                    players = {s: h.player_id for s, h in authority.seats.items()}
-                    players[seat] = bot_id
-                    full = len(players) == authority.seat_count
-                    await table_store.take_seat(session, table_id, seat, bot_id)
-                    started = (
-                        await self._store_new_match(session, authority, players) if full else None
-                    )
+                    started = await self._take_seat(session, authority, seat, bot)
             except IntegrityError:
                 raise Conflict("seat_taken", "That seat was just taken.") from None
-            authority.seats[seat] = SeatHolder(bot_id, bot_name(level))
-            if started is None:
-                authority.publish_table()
-            else:
-                authority.begin_match(*started)
-            self._announce(authority)
+            self._seated(authority, seat, bot, started)
         return self.table_json(authority, player.id)
 
     @staticmethod
@@ -380,22 +369,39 @@ class TableService:
                 async with self.sessions.begin() as session:
                     await self._hold(session, authority)
                     seat = self._seat_to_take(authority, player, invite_code, seat)
-                    players = {s: h.player_id for s, h in authority.seats.items()}
-                    players[seat] = player.id
-                    full = len(players) == authority.seat_count
-                    await table_store.take_seat(session, table_id, seat, player.id)
-                    started = (
-                        await self._store_new_match(session, authority, players) if full else None
-                    )
+                    holder = SeatHolder(player.id, player.name)
+                    started = await self._take_seat(session, authority, seat, holder)
             except IntegrityError:
                 raise Conflict("seat_taken", "That seat was just taken.") from None
-            authority.seats[seat] = SeatHolder(player.id, player.name)
-            if started is None:
-                authority.publish_table()
-            else:
-                authority.begin_match(*started)
-            self._announce(authority)
+            self._seated(authority, seat, holder, started)
         return self.table_json(authority, player.id)
+
+    async def _take_seat(
+        self, session: AsyncSession, authority: TableAuthority, seat: int, holder: SeatHolder
+    ) -> tuple[int, State] | None:
+        """Store ``holder`` in ``seat``; when every seat is then taken, store the new match
+        too (same transaction as the caller)."""
+        players = {s: h.player_id for s, h in authority.seats.items()}
+        players[seat] = holder.player_id
+        await table_store.take_seat(session, authority.table_id, seat, holder.player_id)
+        if len(players) < authority.seat_count:
+            return None
+        return await self._store_new_match(session, authority, players)
+
+    def _seated(
+        self,
+        authority: TableAuthority,
+        seat: int,
+        holder: SeatHolder,
+        started: tuple[int, State] | None,
+    ) -> None:
+        """After the commit: the seat in memory, and every viewer told (a new match: welcomes)."""
+        authority.seats[seat] = holder
+        if started is None:
+            authority.publish_table()
+        else:
+            authority.begin_match(*started)
+        self._announce(authority)
 
     def _seat_to_take(
         self,

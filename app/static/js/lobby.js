@@ -45,14 +45,15 @@ export function lobbyPage(root, navigate) {
     return identify(name);
   }
 
-  async function create(event) {
-    event.preventDefault();
+  // A new table with the house rules of the form; `extra` adds to or overrides the body.
+  async function openTable(extra) {
     if (!(await ensureName())) return;
     try {
       const table = await call("POST", "/api/tables", {
         variant: form.variant,
         options: { target: Number(form.target), claim: form.claim, close_fail: form.close_fail },
         visibility: form.visibility,
+        ...extra,
       });
       navigate(`/t/${table.id}`);
     } catch (error) {
@@ -60,19 +61,14 @@ export function lobbyPage(root, navigate) {
     }
   }
 
-  async function playComputer(level) {
-    if (!(await ensureName())) return;
-    try {
-      const table = await call("POST", "/api/tables", {
-        variant: form.variant,
-        options: { target: Number(form.target), claim: form.claim, close_fail: form.close_fail },
-        visibility: "private",
-        bots: { 1: level },
-      });
-      navigate(`/t/${table.id}`);
-    } catch (error) {
-      toast(t("error", { message: error.message }));
-    }
+  function create(event) {
+    event.preventDefault();
+    return openTable({});
+  }
+
+  // The computer takes seat 1 of a private table: the match starts at once.
+  function playComputer(level) {
+    return openTable({ visibility: "private", bots: { 1: level } });
   }
 
   async function join(table) {
