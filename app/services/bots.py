@@ -126,8 +126,11 @@ class BotSeats:
         except ActionRejected as exc:
             # The table moved on meanwhile (a resignation, another worker): decide afresh.
             log.info("a bot's move was refused (%s)", exc.code, extra=_fields(authority))
+            if exc.code != "stale_version":
+                await asyncio.sleep(RETRY_S)  # never a tight loop of refusals
         except ServiceError as exc:
             log.warning("a bot's move failed (%s)", exc.code, extra=_fields(authority))
+            await asyncio.sleep(RETRY_S)
 
     async def decide(self, seen: dict[str, Any], level: str, table_id: str) -> dict[str, Any]:
         """The bot's action for ``seen`` (a seat's view), decided in the executor; a level
