@@ -7,6 +7,9 @@ below override host and port.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
+import resource
 import sys
 
 from app import logs
@@ -19,12 +22,23 @@ def migrate(settings: Settings) -> None:
     upgrade(settings.database_url)
 
 
+def raise_open_file_limit() -> int:
+    """Raise the soft open-file limit to the hard one (every WebSocket holds a descriptor, and
+    the usual soft limit of 1,024 would refuse connections long before memory runs out)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        with contextlib.suppress(ValueError, OSError):  # an unlimited hard limit is refused
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+
+
 def serve(settings: Settings, host: str, port: int, apply_migrations: bool = True) -> None:
     """Apply migrations (unless told not to), then run the server until interrupted."""
     import uvicorn
 
     from app.main import create_app
 
+    logging.getLogger(__name__).info("open-file limit: %d", raise_open_file_limit())
     if apply_migrations:
         migrate(settings)
     uvicorn.run(

@@ -43,6 +43,9 @@ CLOSE_BAD_TOKEN = 4001
 CLOSE_NO_TABLE = 4004
 CLOSE_TOO_SLOW = 4008
 
+# What a greeting meets when the database does not answer.
+UNAVAILABLE: tuple[type[Exception], ...] = (Unavailable, *STORE_ERRORS)
+
 
 class Connection:
     """One WebSocket viewer: a bounded send queue drained by its own task.
@@ -182,7 +185,7 @@ async def greet(
         await websocket.send_json(error_frame(exc.code, exc.message))
         await close(websocket, CLOSE_BAD_TOKEN, "bad token")
         return None
-    except (Unavailable, *STORE_ERRORS):
+    except UNAVAILABLE:
         refusal = database_unavailable()
         await websocket.send_json(error_frame(refusal.code, refusal.message))
         await close(websocket, CLOSE_TRY_LATER, "try again later")
