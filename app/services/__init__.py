@@ -51,12 +51,14 @@ class Services:
         hub = hub or LocalHub()
         committer = Committer(engine)
         shared = settings.redis_url is not None
-        executor = (
-            process_pool(settings.bot_workers)
-            if settings.bot_workers
-            else ThreadPoolExecutor(4, thread_name_prefix="bot")
+        workers = settings.bot_workers
+        bots = BotSeats(
+            (lambda: process_pool(workers))
+            if workers
+            else (lambda: ThreadPoolExecutor(4, thread_name_prefix="bot")),
+            settings.bot_pause,
+            settings.bot_budget,
         )
-        bots = BotSeats(executor, settings.bot_pause, settings.bot_budget)
         tables = TableService(
             sessions, hub, committer, settings.public_url, shared=shared, bots=bots
         )

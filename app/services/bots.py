@@ -61,17 +61,25 @@ class BotSeats:
 
     def __init__(
         self,
-        executor: Executor,
+        make_executor: Callable[[], Executor],
         pause_s: float,
         budget_s: float,
         choose: Callable[..., dict[str, Any]] = choose_action,
     ) -> None:
-        self.executor = executor
+        self._make_executor = make_executor
+        self._executor: Executor | None = None
         self.pause_s = pause_s
         self.budget_s = budget_s
         self.choose = choose
         self._turns: dict[str, asyncio.Task[None]] = {}
         self._rng = random.Random()
+
+    def executor(self) -> Executor:
+        """The pool bots think in, started on the first decision: a server whose tables
+        have no bot never starts worker processes."""
+        if self._executor is None:
+            self._executor = self._make_executor()
+        return self._executor
 
     def watch(self, authority: TableAuthority) -> None:
         """Move this table's bots whenever it changes, starting now if a bot is on move."""
@@ -140,7 +148,7 @@ class BotSeats:
         for current in reversed(LEVELS[: LEVELS.index(level) + 1]):
             rng = random.Random(self._rng.getrandbits(64))
             call = loop.run_in_executor(
-                self.executor, self.choose, seen, current, rng, self.budget_s
+                self.executor(), self.choose, seen, current, rng, self.budget_s
             )
             try:
                 return await asyncio.wait_for(call, timeout)
@@ -165,7 +173,8 @@ class BotSeats:
         for task in turns:
             task.cancel()
         await asyncio.gather(*turns, return_exceptions=True)
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
 
 
 def _fields(authority: TableAuthority) -> dict[str, Any]:
