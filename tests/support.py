@@ -14,12 +14,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import pytest
 import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from app.main import create_app
 from app.settings import Settings
 from app.store.migrate import upgrade
+from tests.engine.reducer import fold
 
 TIMEOUT = 10.0
 T = TypeVar("T")
@@ -170,3 +173,46 @@ class Client:
 def pick(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A random legal action, never resigning."""
     return rng.choice([a for a in legal if a["type"] != "resign"])
+
+
+async def closed_with(socket: Any) -> int:
+    """Wait for the server to close; its close code."""
+    with pytest.raises(ConnectionClosed) as info:
+        for _ in range(10):
+            await asyncio.wait_for(socket.recv(), 5)
+    assert info.value.rcvd is not None
+    return int(info.value.rcvd.code)
+
+
+class FoldingViewer:
+    """One connection and the picture it folds from its welcome and its updates with the
+    reference reducer; a gap or a repeated version fails the test."""
+
+    def __init__(self, token: str | None) -> None:
+        self.token = token
+        self.client: Client | None = None
+        self.view: dict[str, Any] = {}
+        self.version = 0
+
+    async def connect(self, base: str, table_id: str, since: int | None) -> None:
+        """Connect (again), resuming from ``since`` when given."""
+        self.client, welcome = await Client.open(base, table_id, self.token, since)
+        if welcome["view"] is not None:
+            self.view, self.version = welcome["view"], welcome["version"]
+        else:
+            assert welcome["version"] == self.version == since
+
+    async def recv(self) -> dict[str, Any]:
+        """The next frame."""
+        assert self.client is not None
+        return await self.client.recv()
+
+    async def catch_up(self, version: int) -> None:
+        """Fold updates until the picture is at ``version``."""
+        while self.version < version:
+            frame = await self.recv()
+            if frame["type"] != "update":
+                continue
+            assert frame["version"] == self.version + 1, "a gap or a duplicate version"
+            self.view = fold(self.view, frame["events"], frame["to_move"], frame["legal"])
+            self.version = frame["version"]

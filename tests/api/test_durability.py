@@ -22,8 +22,7 @@ import httpx
 import pytest
 
 from app.engine import Action, Rules, apply, new_match, view
-from tests.engine.reducer import fold
-from tests.support import Api, Client, free_port, pick, sqlite_url
+from tests.support import Api, Client, FoldingViewer, free_port, pick, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,29 +61,7 @@ async def wait_healthy(base: str) -> None:
     raise AssertionError("server did not come up")
 
 
-class Viewer:
-    """One connection and the picture it folds from its welcome and updates."""
-
-    def __init__(self, token: str | None) -> None:
-        self.token = token
-        self.client: Client | None = None
-        self.view: dict[str, Any] = {}
-        self.version = 0
-
-    async def connect(self, base: str, table_id: str, since: int | None) -> None:
-        self.client, welcome = await Client.open(base, table_id, self.token, since)
-        if welcome["view"] is not None:
-            self.view, self.version = welcome["view"], welcome["version"]
-        else:
-            assert welcome["version"] == self.version == since
-
-    async def catch_up(self, version: int) -> None:
-        assert self.client is not None
-        while self.version < version:
-            frame = await self.client.recv_until("update")
-            assert frame["version"] == self.version + 1, "a gap or a duplicate version"
-            self.view = fold(self.view, frame["events"], frame["to_move"], frame["legal"])
-            self.version = frame["version"]
+Viewer = FoldingViewer
 
 
 async def play(

@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
 
-from tests.support import Api, Client
+from tests.support import Api, Client, closed_with
 
 
 async def live(api: Api, server: str) -> tuple[dict[str, Any], list[Client], list[dict[str, Any]]]:
@@ -26,15 +25,6 @@ def mover(welcomes: list[dict[str, Any]]) -> int:
 
 def action(version: int, body: dict[str, Any], ref: str = "c1") -> dict[str, Any]:
     return {"type": "action", "id": ref, "version": version, "action": body}
-
-
-async def closed_with(socket: Any) -> int:
-    """Wait for the server to close; its close code."""
-    with pytest.raises(ConnectionClosed) as info:
-        for _ in range(10):
-            await asyncio.wait_for(socket.recv(), 5)
-    assert info.value.rcvd is not None
-    return int(info.value.rcvd.code)
 
 
 async def test_seats_see_their_own_hand_and_spectators_see_none(api: Api, server: str) -> None:

@@ -18,14 +18,21 @@ from typing import Any
 import httpx
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
 
 from app.api.limits import Bucket, KeyedLimiter
 from app.api.origin import origin_allowed
 from app.services import identity
 from app.settings import Settings
 from tests.reliability.server import served, unhandled_errors, wait_healthy
-from tests.support import Api, Client, free_port, live_server, pick, settings_for
+from tests.support import (
+    Api,
+    Client,
+    closed_with,
+    free_port,
+    live_server,
+    pick,
+    settings_for,
+)
 
 
 @pytest.fixture
@@ -39,15 +46,6 @@ async def limited(database_url: str) -> AsyncIterator[tuple[str, Api]]:
         httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http,
     ):
         yield base, Api(http)
-
-
-async def closed_with(socket: Any) -> int:
-    """Wait for the server to close; its close code."""
-    with pytest.raises(ConnectionClosed) as info:
-        for _ in range(10):
-            await asyncio.wait_for(socket.recv(), 5)
-    assert info.value.rcvd is not None
-    return int(info.value.rcvd.code)
 
 
 def act(version: int, body: dict[str, Any], **extra: Any) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from app.engine import Action, Rules, apply, new_match, view
 from benchmarks.load import set_up_table
 from tests.engine.reducer import fold
 from tests.reliability.server import served, unhandled_errors, wait_healthy
-from tests.support import Client, free_port, pick
+from tests.support import Client, FoldingViewer, free_port, pick
 
 pytestmark = pytest.mark.slow
 
@@ -40,35 +40,14 @@ class ServerGone(Exception):
     """The connection dropped: the server died."""
 
 
-@dataclass
-class Viewer:
-    token: str | None
-    client: Client | None = None
-    view: dict[str, Any] = field(default_factory=dict)
-    version: int = 0
-
-    async def connect(self, base: str, table_id: str, since: int | None) -> None:
-        self.client, welcome = await Client.open(base, table_id, self.token, since)
-        if welcome["view"] is not None:
-            self.view, self.version = welcome["view"], welcome["version"]
-        else:
-            assert welcome["version"] == self.version == since
+class Viewer(FoldingViewer):
+    """A viewer that reports a dropped connection as the server's death."""
 
     async def recv(self) -> dict[str, Any]:
-        assert self.client is not None
         try:
-            return await self.client.recv()
+            return await super().recv()
         except (ConnectionClosed, OSError):
             raise ServerGone from None
-
-    async def catch_up(self, version: int) -> None:
-        while self.version < version:
-            frame = await self.recv()
-            if frame["type"] != "update":
-                continue
-            assert frame["version"] == self.version + 1, "a gap or a duplicate version"
-            self.view = fold(self.view, frame["events"], frame["to_move"], frame["legal"])
-            self.version = frame["version"]
 
 
 @dataclass
