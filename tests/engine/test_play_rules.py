@@ -5,7 +5,7 @@ Seat 0 deals in every scenario, so seat 1 (the non-dealer) leads the first trick
 
 import pytest
 
-from app.engine import IllegalAction, Termination, apply, legal_actions, view
+from app.engine import IllegalAction, Termination, apply, legal_actions, new_deal, preset, view
 
 from .helpers import arrange, codes, move, run
 
@@ -354,3 +354,46 @@ def test_match_ends_when_the_target_is_reached(target, over):
         with pytest.raises(IllegalAction) as info:
             apply(state, move("AS"))
         assert info.value.code == "deal_over"
+
+
+# -- Played-out deals and the value of a win (explicit decks, RULES.md section 8 order) ----------
+
+PLAYED_OUT_DECK = "AC QD KD JC KH 9H QS KS KC JD TS JS AH AD JH QC 9D TH 9C QH 9S TD TC AS"
+PLAYED_OUT_SCRIPT = "AC JC QD KH 9H KD JD QS TS KS JS KC JH AH AD TD 9D TH QC TC 9C QH AS 9S"
+
+
+@pytest.mark.parametrize(("bonus", "scores"), [(10, (70, 60)), (0, (60, 60))])
+def test_the_last_trick_of_a_played_out_stock_earns_the_bonus_and_wins(bonus, scores):
+    deal = new_deal(
+        preset("sixty-six", last_trick_bonus=bonus), deck=PLAYED_OUT_DECK.split(), dealer=0
+    )
+    state, events = run(deal, PLAYED_OUT_SCRIPT)
+    result = state.deal_results[-1]
+    assert result.card_points == (60, 60)
+    assert [e.data for e in events if e.type == "last_trick_bonus"] == (
+        [{"seat": 0, "points": 10, "score": 70}] if bonus else []
+    )
+    assert (result.winner, result.termination, result.scores) == (
+        0,
+        Termination.LAST_TRICK,
+        scores,
+    )
+    assert result.game_points == (1, 0)  # 70 against 60: one point; under 66: one point too
+
+
+def test_the_last_trick_wins_the_deal_even_with_fewer_card_points():
+    deck = "KC KS AC 9S TS AS 9H JS KD 9D JD JH QC QH 9C QS JC TD AH TH AD QD KH TC"
+    script = "KC 9S KS TS AS AC 9H 9D JS JD KD JH QH AH 9C JC TD AD QS TC TH KH QD QC"
+    state, _ = run(new_deal(preset("sixty-six"), deck=deck.split(), dealer=0), script)
+    result = state.deal_results[-1]
+    assert result.card_points == (55, 65) and result.scores == (65, 65)
+    assert (result.winner, result.game_points) == (0, (1, 0))
+
+
+def test_one_game_point_when_the_loser_has_33_or_more():
+    deck = "9S TS 9H KS JC QD 9C AD JS TD JD JH AH TH KD QH 9D TC AC QC AS KC KH QS"
+    script = "9S KS JC TS QD 9H 9C TD AD JD JS JH TH AH KD QH AC TC AS 9D KH QC"
+    state, _ = run(new_deal(preset("sixty-six"), deck=deck.split(), dealer=0), script)
+    result = state.deal_results[-1]
+    assert (result.termination, result.scores) == (Termination.REACHED_66, (66, 47))
+    assert result.game_points == (1, 0)
