@@ -149,6 +149,7 @@ class TableAuthority:
     bus: Bus = NO_BUS
     # Called after this worker starts a match or accepts an action (bots move from here).
     on_change: Callable[[TableAuthority], None] | None = None
+    changed_at: float = field(default_factory=time.monotonic)  # when the last version came
     # A write's commit failed on the way: it may have been stored all the same, so the store
     # is read back (``catch_up``) before this table takes another action.
     in_doubt: bool = False
@@ -416,6 +417,7 @@ class TableAuthority:
     def remember(self, record: VersionRecord) -> None:
         """Keep ``record`` for resuming viewers; only the newest ``RECORDS_KEPT`` or so are
         kept, so memory does not grow with the length of a match."""
+        self.changed_at = time.monotonic()
         self.records.append(record)
         if len(self.records) > RECORDS_KEPT + RECORDS_SLACK:
             del self.records[:-RECORDS_KEPT]

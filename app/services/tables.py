@@ -211,7 +211,19 @@ class TableService:
                 extra={"table_id": authority.table_id, "version": authority.version},
             )
             await authority.refresh()
+        self._restart_stalled_bots(watched)
         return len(behind)
+
+    def _restart_stalled_bots(self, table_ids: list[str]) -> None:
+        """Move a bot whose turn was scheduled by a worker that died meanwhile. Should two
+        workers both move it, the table's version lets only one move through."""
+        if self.bots is None:
+            return
+        for table_id in table_ids:
+            authority = self._authorities[table_id]
+            if self.bots.stalled(authority):
+                log.info("a bot's turn stalled; taking it over", extra={"table_id": table_id})
+                self.bots.consider(authority)
 
     async def watch(self, interval: float) -> None:
         """Run ``check_heads`` every ``interval`` seconds (covers messages Redis lost)."""

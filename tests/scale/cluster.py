@@ -79,7 +79,14 @@ class RedisServer:
 class Worker:
     """``talon serve`` in a subprocess with JSON logs in a file."""
 
-    def __init__(self, database_url: str, redis_url: str | None, log_dir: Path, name: str):
+    def __init__(
+        self,
+        database_url: str,
+        redis_url: str | None,
+        log_dir: Path,
+        name: str,
+        **settings: str,
+    ):
         self.port = free_port()
         self.base = f"127.0.0.1:{self.port}"
         self.log_path = log_dir / f"{name}.log"
@@ -91,6 +98,7 @@ class Worker:
             "SYNC_INTERVAL": "0.5",
             "PUBLIC_URL": f"http://{self.base}",
             "ALLOWED_ORIGINS": f'["http://{self.base}"]',
+            **settings,
         }
         env.pop("REDIS_URL", None)
         if redis_url is not None:
