@@ -12,7 +12,6 @@ may see, and the workers must have counted the lost messages.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 from pathlib import Path
 
@@ -21,7 +20,13 @@ import pytest
 
 from tests.pg import PostgresCluster
 from tests.scale.cluster import RedisServer, Worker
-from tests.scale.test_two_workers import Viewer, metric, play, stored_match
+from tests.scale.test_two_workers import (
+    check_every_version_once,
+    connect_across,
+    metric,
+    play,
+    start_match,
+)
 from tests.support import Api, in_thread
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
@@ -42,18 +47,10 @@ async def test_a_redis_restart_loses_no_update(pg_cluster: PostgresCluster, tmp_
             httpx.AsyncClient(base_url=f"http://{two.base}", timeout=10) as http2,
         ):
             api1, api2 = Api(http1), Api(http2)
-            anna, bela = await api1.player("Anna"), await api2.player("Bela")
-            table = await api1.table(anna["token"], options={"target": 7}, visibility="private")
-            joined = await api2.join(bela["token"], table["id"], invite_code=table["invite_code"])
-            assert joined["status"] == "live"
-
-            a = Viewer("A", anna["token"], 0)
-            b = Viewer("B", bela["token"], 1)
-            spectator = Viewer("spectator", None, None)
-            await a.connect(one, table["id"], None)
-            await b.connect(two, table["id"], None)
-            await spectator.connect(two, table["id"], None)
-            seats, everyone = [a, b], [a, b, spectator]
+            anna, bela, table, joined = await start_match(api1, api2)
+            everyone = await connect_across(one, two, table["id"], anna, bela)
+            a, b, _ = everyone
+            seats = [a, b]
 
             assert await play(seats, everyone, rng, 8) == 8
             redis.stop()  # SIGKILL: whatever was in flight is gone
@@ -73,15 +70,5 @@ async def test_a_redis_restart_loses_no_update(pg_cluster: PostgresCluster, tmp_
         two.kill()
         redis.cleanup()
 
-    per_version, final_views = stored_match(log)
-    versions = [entry["version"] for entry in log["actions"]]
-    assert versions == list(range(1, len(versions) + 1))
-    for index, viewer in enumerate(everyone):
-        assert [u["version"] for u in viewer.updates] == versions, viewer.name
-        for update, redacted in zip(viewer.updates, per_version, strict=True):
-            assert update["events"] == redacted[index], (
-                f"{viewer.name} at version {update['version']}: got "
-                f"{json.dumps(update['events'])} but may see {json.dumps(redacted[index])}"
-            )
-        assert viewer.view == final_views[index], viewer.name
+    check_every_version_once(log, everyone)
     assert all(count > 0 for count in lost), f"bus errors counted per worker: {lost}"

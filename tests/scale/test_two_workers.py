@@ -125,6 +125,48 @@ def metric(text: str, name: str) -> float:
     return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name))
 
 
+async def start_match(
+    api1: Api, api2: Api
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Anna (on worker 1) opens a private table; Bela joins it through worker 2.
+    Returns Anna, Bela, the table and Bela's join answer (the match is live)."""
+    anna, bela = await api1.player("Anna"), await api2.player("Bela")
+    table = await api1.table(anna["token"], options={"target": 7}, visibility="private")
+    joined = await api2.join(bela["token"], table["id"], invite_code=table["invite_code"])
+    assert joined["status"] == "live"
+    return anna, bela, table, joined
+
+
+async def connect_across(
+    one: Worker, two: Worker, table_id: str, anna: dict[str, Any], bela: dict[str, Any]
+) -> list[Viewer]:
+    """A on worker 1; B and a spectator on worker 2."""
+    everyone = [
+        Viewer("A", anna["token"], 0),
+        Viewer("B", bela["token"], 1),
+        Viewer("spectator", None, None),
+    ]
+    for viewer, worker in zip(everyone, (one, two, two), strict=True):
+        await viewer.connect(worker, table_id, None)
+    return everyone
+
+
+def check_every_version_once(log: dict[str, Any], everyone: list[Viewer]) -> None:
+    """Every viewer saw every stored version exactly once, in order, with exactly its own
+    redacted events, and ended with the view a replay of the log gives."""
+    per_version, final_views = stored_match(log)
+    versions = [entry["version"] for entry in log["actions"]]
+    assert versions == list(range(1, len(versions) + 1))
+    for index, viewer in enumerate(everyone):
+        assert [u["version"] for u in viewer.updates] == versions, viewer.name
+        for update, redacted in zip(viewer.updates, per_version, strict=True):
+            assert update["events"] == redacted[index], (
+                f"{viewer.name} at version {update['version']}: got "
+                f"{json.dumps(update['events'])} but may see {json.dumps(redacted[index])}"
+            )
+        assert viewer.view == final_views[index], viewer.name
+
+
 async def test_a_match_across_two_workers_survives_killing_one(
     pg_cluster: PostgresCluster, redis_server: RedisServer, tmp_path: Path
 ) -> None:
@@ -140,22 +182,15 @@ async def test_a_match_across_two_workers_survives_killing_one(
             httpx.AsyncClient(base_url=f"http://{two.base}", timeout=10) as http2,
         ):
             api1, api2 = Api(http1), Api(http2)
-            anna, bela = await api1.player("Anna"), await api2.player("Bela")
-            table = await api1.table(anna["token"], options={"target": 7}, visibility="private")
             # B joins through worker 2; worker 1 learns of the match through Redis.
-            joined = await api2.join(bela["token"], table["id"], invite_code=table["invite_code"])
-            assert joined["status"] == "live"
+            anna, bela, table, joined = await start_match(api1, api2)
             seen_by_one = await api1.call("GET", f"/api/tables/{table['id']}")
             assert seen_by_one["status"] == "live"
             assert seen_by_one["match_id"] == joined["match_id"]
 
-        a = Viewer("A", anna["token"], 0)
-        b = Viewer("B", bela["token"], 1)
-        spectator = Viewer("spectator", None, None)
-        await a.connect(one, table["id"], None)
-        await b.connect(two, table["id"], None)
-        await spectator.connect(two, table["id"], None)
-        seats, everyone = [a, b], [a, b, spectator]
+        everyone = await connect_across(one, two, table["id"], anna, bela)
+        a, b, _ = everyone
+        seats = [a, b]
 
         # Play until it is A's turn after at least 12 moves, then kill worker 1 while A's
         # action is in flight: it may or may not have been stored.
@@ -181,18 +216,7 @@ async def test_a_match_across_two_workers_survives_killing_one(
         one.kill()
         two.kill()
 
-    per_version, final_views = stored_match(log)
-    versions = [entry["version"] for entry in log["actions"]]
-    assert versions == list(range(1, len(versions) + 1))
-    for index, viewer in enumerate(everyone):
-        # Every version exactly once, in order, with exactly this viewer's events.
-        assert [u["version"] for u in viewer.updates] == versions, viewer.name
-        for update, redacted in zip(viewer.updates, per_version, strict=True):
-            assert update["events"] == redacted[index], (
-                f"{viewer.name} at version {update['version']}: got "
-                f"{json.dumps(update['events'])} but may see {json.dumps(redacted[index])}"
-            )
-        assert viewer.view == final_views[index], viewer.name
+    check_every_version_once(log, everyone)
 
     # Worker 2 followed worker 1's actions through Redis and counted what it answered.
     assert metric(metrics, 'talon_actions_total{code="ok",outcome="accepted"}') > 0
