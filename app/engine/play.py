@@ -270,22 +270,14 @@ def _complete_trick(state: State, events: list[Event]) -> tuple[State, list[Even
     points = best.points
     for seat, card in trick[1:]:
         points += card.points
-        if card.suit == best.suit:
-            if card.strength > best.strength:
-                winner, best = seat, card
-        elif card.suit == trump:
+        if beats(card, best, trump):
             winner, best = seat, card
     fields = state.__dict__
-    won = list(state.won)
-    won[winner] += tuple(card for _, card in trick)
     fields["trick"] = ()
-    fields["last_trick"] = trick
-    fields["last_winner"] = winner
     fields["history"] = (*state.history, (trick, winner))
-    fields["won"] = tuple(won)
     fields["card_points"] = _add(state.card_points, winner, points)
     fields["tricks_won"] = _add(state.tricks_won, winner, 1)
-    fields["leader"] = fields["to_move"] = winner
+    fields["to_move"] = winner
     pending = state.pending[winner]
     if pending:
         fields["pending"] = _add(state.pending, winner, -pending)

@@ -84,9 +84,9 @@ class State:
     * cards: ``hands`` (per seat), ``stock`` (top first; while ``trump_under`` its last card is
       the turned trump card), ``trump`` (suit), ``trump_card``, ``trump_under``;
     * closing: ``closed_by``, ``frozen`` (per seat (card points, marriages, tricks) at closing);
-    * play: ``leader``, ``to_move``, ``trick`` (``(seat, card)`` pairs), ``last_trick``,
-      ``last_winner``, ``history`` (the deal's completed tricks with their winners);
-    * score: ``won`` (cards won per seat), ``card_points``, ``tricks_won``, ``marriage_points``
+    * play: ``to_move``, ``trick`` (``(seat, card)`` pairs), ``history`` (the deal's completed
+      tricks with their winners; ``last_trick``, ``last_winner`` and ``won`` derive from it);
+    * score: ``card_points``, ``tricks_won``, ``marriage_points``
       (credited), ``pending`` (declared, not yet credited), ``marriages`` (``(seat, suit,
       points)``), ``shown`` (``(seat, card)`` known to be in a hand: a marriage partner or the
       card taken by an exchange), ``bonus`` (last trick).
@@ -105,13 +105,9 @@ class State:
     trump_under: bool
     closed_by: int | None
     frozen: tuple[tuple[int, int, int], ...] | None
-    leader: int
     to_move: int | None
     trick: tuple[tuple[int, Card], ...]
-    last_trick: tuple[tuple[int, Card], ...] | None
-    last_winner: int | None
     history: tuple[tuple[tuple[tuple[int, Card], ...], int], ...]
-    won: tuple[tuple[Card, ...], ...]
     card_points: tuple[int, ...]
     tricks_won: tuple[int, ...]
     marriage_points: tuple[int, ...]
@@ -163,6 +159,20 @@ class State:
     def stock_open(self) -> bool:
         """True while cards are still drawn: the stock holds cards and is not closed."""
         return bool(self.stock) and self.closed_by is None
+
+    @property
+    def last_trick(self) -> tuple[tuple[int, Card], ...] | None:
+        """The last completed trick of this deal, or None before the first."""
+        return self.history[-1][0] if self.history else None
+
+    @property
+    def last_winner(self) -> int | None:
+        """Who won the last completed trick, or None before the first."""
+        return self.history[-1][1] if self.history else None
+
+    def won(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` has won in this deal's tricks."""
+        return tuple(card for trick, winner in self.history if winner == seat for _, card in trick)
 
     def score(self, seat: int) -> int:
         """Card points won plus credited marriages plus the last-trick bonus of ``seat``."""

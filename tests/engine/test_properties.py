@@ -54,7 +54,8 @@ def every_action(state: State) -> list[Action]:
 
 def conserved(state: State) -> bool:
     held = [c for hand in state.hands for c in hand]
-    held += list(state.stock) + [c for _, c in state.trick] + [c for won in state.won for c in won]
+    held += list(state.stock) + [c for _, c in state.trick]
+    held += [c for seat in range(state.seats) for c in state.won(seat)]
     return Counter(held) == Counter(full_deck(state.rules.deck))
 
 
