@@ -37,7 +37,6 @@ def judge(state: State, winner: int, termination: Termination, actor: int | None
     loser's points and tricks frozen at closing time; a closer who does not is penalised by
     ``close_fail``.
     """
-    rules = state.rules
     n = state.seats
     awarded = [0] * n
     closer = state.closed_by
@@ -62,11 +61,7 @@ def judge(state: State, winner: int, termination: Termination, actor: int | None
     elif termination is Termination.LAST_TRICK and state.score(winner) < GOING_OUT:
         awarded[winner] = 1
     else:
-        loser = state.opponents(winner)[0]
-        points = counted_score(
-            rules, state.card_points[loser] + state.bonus[loser], state.marriage_points[loser]
-        )
-        awarded[winner] = deal_value(rules, points, state.tricks_won[loser])
+        awarded[winner] = _value_now(state, state.opponents(winner)[0])
     return DealResult(
         deal_no=state.deal_no,
         dealer=state.dealer,
@@ -84,11 +79,7 @@ def judge(state: State, winner: int, termination: Termination, actor: int | None
 
 
 def _award_frozen(state: State, closer: int, awarded: list[int]) -> None:
-    assert state.frozen is not None
-    loser = state.opponents(closer)[0]
-    card_points, marriages, tricks = state.frozen[loser]
-    points = counted_score(state.rules, card_points, marriages)
-    awarded[closer] = deal_value(state.rules, points, tricks)
+    awarded[closer] = _value_frozen(state, state.opponents(closer)[0])
 
 
 def _close_failed(state: State, closer: int, awarded: list[int]) -> int:
@@ -96,14 +87,12 @@ def _close_failed(state: State, closer: int, awarded: list[int]) -> int:
     assert state.frozen is not None
     rules = state.rules
     opponent = state.opponents(closer)[0]
-    card_points, marriages, tricks = state.frozen[opponent]
     if rules.close_fail == "opponent_2_or_3":
-        awarded[opponent] = 3 if tricks == 0 else 2
+        awarded[opponent] = 3 if state.frozen[opponent][2] == 0 else 2
     elif rules.close_fail == "closer_minus_3":
         awarded[closer] = -3
     else:
-        value = deal_value(rules, counted_score(rules, card_points, marriages), tricks)
-        awarded[opponent] = max(2, value)
+        awarded[opponent] = max(2, _value_frozen(state, opponent))
     return opponent
 
 
@@ -113,9 +102,19 @@ def _wrong_claim(state: State, claimer: int, awarded: list[int]) -> None:
     if rules.wrong_claim == "opponent_2_or_3":
         awarded[opponent] = 3 if state.tricks_won[opponent] == 0 else 2
     else:
-        points = counted_score(
-            rules,
-            state.card_points[opponent] + state.bonus[opponent],
-            state.marriage_points[opponent],
-        )
-        awarded[opponent] = deal_value(rules, points, state.tricks_won[opponent])
+        awarded[opponent] = _value_now(state, opponent)
+
+
+def _value_now(state: State, loser: int) -> int:
+    """What beating ``loser`` is worth with the points and tricks it has now."""
+    points = counted_score(
+        state.rules, state.card_points[loser] + state.bonus[loser], state.marriage_points[loser]
+    )
+    return deal_value(state.rules, points, state.tricks_won[loser])
+
+
+def _value_frozen(state: State, loser: int) -> int:
+    """What beating ``loser`` is worth with the points and tricks it had when the stock closed."""
+    assert state.frozen is not None
+    card_points, marriages, tricks = state.frozen[loser]
+    return deal_value(state.rules, counted_score(state.rules, card_points, marriages), tricks)

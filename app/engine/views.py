@@ -23,7 +23,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} at this table")
     manual = state.rules.claim == "manual"
-    last = state.last_trick
+    tricks = [
+        {"winner": winner, "cards": [{"seat": s, "card": c.code} for s, c in trick]}
+        for trick, winner in state.history
+    ]
     over = state.match_over
     return {
         "variant": state.rules.variant,
@@ -39,13 +42,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "closed": state.closed_by is not None,
         "closed_by": state.closed_by,
         "trick": [{"seat": s, "card": c.code} for s, c in state.trick],
-        "last_trick": None
-        if last is None
-        else {"winner": state.last_winner, "cards": [{"seat": s, "card": c.code} for s, c in last]},
-        "tricks": [
-            {"winner": w, "cards": [{"seat": s, "card": c.code} for s, c in t]}
-            for t, w in state.history
-        ],
+        "last_trick": tricks[-1] if tricks else None,
+        "tricks": tricks,
         "tricks_won": list(state.tricks_won),
         "scores": None if manual else [state.score(s) for s in range(n)],
         "pending_marriages": list(state.pending),
