@@ -35,15 +35,6 @@ def get_history(request: Request) -> HistoryService:
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-async def current_player(
-    tables: Annotated[TableService, Depends(get_tables)], creds: Credentials
-) -> Player:
-    """The player named by the bearer token; 401 without a valid one."""
-    if creds is None:
-        raise Unauthorized("missing_token", "Send 'Authorization: Bearer <token>'.")
-    return await tables.identify(creds.credentials)
-
-
 async def optional_player(
     tables: Annotated[TableService, Depends(get_tables)], creds: Credentials
 ) -> Player | None:
@@ -51,6 +42,13 @@ async def optional_player(
     if creds is None:
         return None
     return await tables.identify(creds.credentials)
+
+
+async def current_player(player: Annotated[Player | None, Depends(optional_player)]) -> Player:
+    """The player named by the bearer token; 401 without a valid one."""
+    if player is None:
+        raise Unauthorized("missing_token", "Send 'Authorization: Bearer <token>'.")
+    return player
 
 
 # For routes that take ``MaybePlayerDep``: tells the OpenAPI schema that the bearer token is

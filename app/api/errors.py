@@ -45,7 +45,10 @@ def _where(loc: tuple[Any, ...]) -> str:
 
 async def on_service_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, ServiceError)
-    return error_response(exc.status, exc.code, exc.message)
+    response = error_response(exc.status, exc.code, exc.message, **exc.extra)
+    if "retry_after" in exc.extra:  # 429: when the next request will be taken
+        response.headers["Retry-After"] = str(exc.extra["retry_after"])
+    return response
 
 
 async def on_validation_error(_: Request, exc: Exception) -> JSONResponse:

@@ -12,12 +12,10 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Depends, FastAPI, Request
-from fastapi.responses import JSONResponse
 
-from app.api.errors import error_response
 from app.services.errors import ServiceError
 from app.settings import Settings
 
@@ -128,26 +126,7 @@ NewPlayerLimit = Annotated[None, Depends(limit_new_players)]
 NewTableLimit = Annotated[None, Depends(limit_new_tables)]
 
 
-async def on_rate_limited(_: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RateLimited)
-    response = error_response(exc.status, exc.code, exc.message, **exc.extra)
-    response.headers["Retry-After"] = str(exc.extra["retry_after"])
-    return response
-
-
 def install(app: FastAPI, settings: Settings) -> None:
-    """Give ``app`` its limiters and the 429 handler (with ``Retry-After``)."""
+    """Give ``app`` its limiters (a ``RateLimited`` answers 429 with ``Retry-After`` through
+    the API's service-error handler)."""
     app.state.limits = Limits(settings)
-    app.add_exception_handler(RateLimited, on_rate_limited)
-
-
-def rate_limited_frame(wait: float) -> dict[str, Any]:
-    """The WebSocket answer to a message past ``WS_MESSAGES_PER_SECOND``: it was dropped
-    unread (so ``id`` is null), and the next one is taken after ``retry_after`` seconds."""
-    return {
-        "type": "error",
-        "id": None,
-        "code": "rate_limited",
-        "message": "Too many messages; this one was dropped.",
-        "retry_after": round(wait, 3),
-    }

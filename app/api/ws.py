@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from app.api.limits import Limits, rate_limited_frame
+from app.api.limits import Limits
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
 from app.services import Services
 from app.services.authority import TableAuthority
@@ -34,9 +34,7 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 
 # Close codes (docs/protocol.md).
-CLOSE_NORMAL = 1000
 CLOSE_TOO_BIG = 1009
-CLOSE_INTERNAL = 1011
 CLOSE_TRY_LATER = 1013
 CLOSE_BAD_HELLO = 4000
 CLOSE_BAD_TOKEN = 4001
@@ -253,7 +251,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                 break
             wait = bucket.take(limits.clock())
             if wait:
-                connection.send(rate_limited_frame(wait))
+                # Dropped unread (so no id); the next one is taken after retry_after seconds.
+                connection.send(
+                    error_frame(
+                        "rate_limited",
+                        "Too many messages; this one was dropped.",
+                        retry_after=round(wait, 3),
+                    )
+                )
                 continue
             message, problem = parse(text)
             if message is None:

@@ -301,14 +301,7 @@ class TableAuthority:
         except IllegalAction as exc:
             raise ActionRejected(exc.code, exc.message) from None
         await self._commit(seat, action, new_state)
-        self.state = new_state
-        self.version += 1
-        record = record_of(self.version, events, new_state)
-        self.remember(record)
-        if new_state.match_over:
-            self.status = "finished"
-            log.info("match finished", extra=self._log_fields())
-        self._publish(record)
+        self._follow(new_state, record_of(self.version + 1, events, new_state))
         if self.shared:
             self.bus.action(self.table_id, self.match_id, self.version, seat, action.to_json())
         self._changed()
@@ -412,6 +405,7 @@ class TableAuthority:
         self.remember(record)
         if state.match_over:
             self.status = "finished"
+            log.info("match finished", extra=self._log_fields())
         self._publish(record)
 
     def remember(self, record: VersionRecord) -> None:

@@ -16,14 +16,6 @@ from app.store import matches as match_store
 from app.store.db import AsyncSession
 from app.store.matches import MatchSeatRow
 
-SECRET_WHILE_LIVE = ("seed",)
-
-
-def _deals(match: Match) -> list[dict[str, Any]]:
-    if match.status == "finished":
-        return list(match.deals)
-    return [{k: v for k, v in deal.items() if k not in SECRET_WHILE_LIVE} for deal in match.deals]
-
 
 def match_json(match: Match, seats: list[MatchSeatRow]) -> dict[str, Any]:
     """A match's public record."""
@@ -36,7 +28,8 @@ def match_json(match: Match, seats: list[MatchSeatRow]) -> dict[str, Any]:
         "players": [{"seat": s, "player_id": p.id, "name": p.name} for s, p in seats],
         "winner": match.winner,
         "game_points": list(match.game_points),
-        "deals": _deals(match),
+        # Stored without their seeds while the match is live (DealResult.to_json).
+        "deals": list(match.deals),
         "started_at": match.started_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
     }

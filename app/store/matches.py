@@ -121,28 +121,6 @@ async def seats_of_matches(
     return result
 
 
-async def append_action(
-    session: Executor,
-    *,
-    table_id: str,
-    match_id: int,
-    version: int,
-    seat: int,
-    action: dict[str, Any],
-) -> None:
-    """Append one accepted action to the log (unique per table and version)."""
-    await session.execute(
-        insert(ActionRecord).values(
-            table_id=table_id,
-            match_id=match_id,
-            version=version,
-            seat=seat,
-            action=action,
-            created_at=utcnow(),
-        )
-    )
-
-
 async def actions_of_match(session: AsyncSession, match_id: int) -> list[ActionRecord]:
     """A match's action log in version order."""
     query = (

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from sqlalchemy import select
 
 from app.store.db import AsyncSession
@@ -21,15 +19,6 @@ async def add_player(session: AsyncSession, player_id: str, name: str, token_has
 async def player_by_token_hash(session: AsyncSession, token_hash: str) -> Player | None:
     """The player holding the token with this hash, if any."""
     return await session.scalar(select(Player).where(Player.token_hash == token_hash))
-
-
-async def players_by_id(session: AsyncSession, ids: Iterable[str]) -> dict[str, Player]:
-    """Players by id; unknown ids are simply absent."""
-    wanted = set(ids)
-    if not wanted:
-        return {}
-    rows = await session.scalars(select(Player).where(Player.id.in_(wanted)))
-    return {p.id: p for p in rows}
 
 
 async def get_player(session: AsyncSession, player_id: str) -> Player | None:

@@ -85,19 +85,6 @@ async def set_status(
     await session.execute(update(Table).where(Table.id == table_id).values(**values))
 
 
-async def bump_version(session: Executor, table_id: str, expected: int) -> bool:
-    """Move the table from version ``expected`` to ``expected + 1``.
-
-    False when the stored version is not ``expected`` (another writer got there first).
-    """
-    result = await session.execute(
-        update(Table)
-        .where(Table.id == table_id, Table.version == expected)
-        .values(version=expected + 1)
-    )
-    return result.rowcount == 1  # type: ignore[attr-defined]
-
-
 async def bump_versions(connection: Executor, moves: list[tuple[str, int]]) -> int:
     """Move each ``(table_id, expected)`` table one version up; how many rows moved.
 

@@ -80,14 +80,11 @@ async def test_the_log_holds_one_action_per_table_version(sessions) -> None:  # 
             base_version=0,
             players=[(0, "p0"), (1, "p1")],
         )
-        await match_store.append_action(
-            session, table_id="t1", match_id=match.id, version=1, seat=0, action={"type": "close"}
-        )
+        row = {"table_id": "t1", "match_id": match.id, "version": 1}
+        await match_store.append_actions(session, [{**row, "seat": 0, "action": {"type": "close"}}])
     with pytest.raises(IntegrityError):
         async with sessions.begin() as session:
-            await match_store.append_action(
-                session, table_id="t1", match_id=match.id, version=1, seat=1, action={"type": "x"}
-            )
+            await match_store.append_actions(session, [{**row, "seat": 1, "action": {"type": "x"}}])
     async with sessions() as session:
         rows = await match_store.actions_of_match(session, match.id)
     assert [(r.version, r.seat, r.action) for r in rows] == [(1, 0, {"type": "close"})]
@@ -97,9 +94,9 @@ async def test_the_version_moves_only_from_the_expected_one(sessions) -> None:  
     async with sessions.begin() as session:
         await seed_table(session)
     async with sessions.begin() as session:
-        assert await table_store.bump_version(session, "t1", 0)
-        assert not await table_store.bump_version(session, "t1", 0)
-        assert await table_store.bump_version(session, "t1", 1)
+        assert await table_store.bump_versions(session, [("t1", 0)]) == 1
+        assert await table_store.bump_versions(session, [("t1", 0)]) == 0
+        assert await table_store.bump_versions(session, [("t1", 1)]) == 1
     async with sessions() as session:
         assert (await table_store.get_table(session, "t1")).version == 2
 
