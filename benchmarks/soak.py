@@ -31,6 +31,7 @@ from typing import Any
 import httpx
 from load import ROOT, free_port, rss_mib, set_up_table, start_server, wait_healthy
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(ROOT))
 from app.cli import raise_open_file_limit  # this process's, inherited by the server
@@ -89,8 +90,8 @@ class Seat:
                     self.moved.set()
                 elif kind in ("ack", "error"):
                     self.answers.put_nowait(frame)
-        except Exception:
-            pass
+        except (ConnectionClosed, OSError):
+            pass  # counted below unless we closed it ourselves; any other error is a bug
         if not self.closing:
             self.tally.dropped += 1
 
@@ -124,7 +125,7 @@ async def one_move(seats: list[Seat], rng: random.Random, tally: Tally) -> bool:
     except TimeoutError:
         tally.timeouts += 1
         return False
-    except Exception:
+    except (ConnectionClosed, OSError):
         return False  # counted as dropped by the reader
     tally.moves += 1
     return True

