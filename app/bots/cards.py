@@ -66,8 +66,3 @@ def cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-def deck_mask(ranks: Iterable[str]) -> int:
-    """The bitmask of the deck made of these ranks in every suit."""
-    return mask_of(r + s for r in ranks for s in SUIT_ORDER)

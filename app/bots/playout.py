@@ -34,7 +34,7 @@ import numpy as np
 
 from app.engine import Rules, full_deck
 
-from .cards import ABOVE, KING, POINTS, QUEEN, RANK_ORDER, SUIT_MASK, card_code, card_id
+from .cards import ABOVE, KING, POINTS, QUEEN, RANK_ORDER, SUIT_MASK, card_id
 
 TERMINATIONS: Final = (
     "reached_66",
@@ -91,7 +91,14 @@ class Table:
 
     @classmethod
     def from_rules(cls, rules: Rules) -> Table:
-        """The table of an engine ``Rules`` value (two players)."""
+        """The table of an engine ``Rules`` value (two players).
+
+        Hands are bitmasks with one bit per card, so the double deck (two copies of each
+        card) cannot be represented: it raises ValueError, and ``choose_action`` falls back
+        to the easy level, which needs no card counting.
+        """
+        if rules.deck == 48:
+            raise ValueError("the computer players count cards for single decks only")
         return cls(
             deck=rules.deck,
             hand_size=rules.hand_size,
@@ -448,7 +455,10 @@ def play_out(
     origin = np.arange(n_total)
     decisions = np.zeros(n_total, dtype=np.int64)
     step = 0
+    most_steps = 4 * batch.table.deck + 16  # every deal ends well before: a bug otherwise
     while len(batch):
+        if step > most_steps:
+            raise RuntimeError("a playout did not end")
         options = legal_options(batch)
         if first is not None and step == 0:
             column = np.asarray(first, dtype=np.int64)[origin]
@@ -673,15 +683,6 @@ def option_column(action: dict[str, Any]) -> int:
             return MARRIAGE_COL + 2 * (card >> 3) + (card % 8 == KING)
         return card
     return _OTHER_ACTIONS[action["type"]]
-
-
-def column_action(column: int) -> dict[str, Any]:
-    """The JSON action of an option column."""
-    if column < MARRIAGE_COL:
-        return {"type": "play", "card": card_code(column)}
-    if column < EXCHANGE_COL:
-        return {"type": "play", "card": card_code(int(_COLUMN_CARD[column])), "marriage": True}
-    return {"type": ("exchange", "close", "claim")[column - EXCHANGE_COL]}
 
 
 def canonical_order(actions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

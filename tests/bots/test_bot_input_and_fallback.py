@@ -30,7 +30,8 @@ def spies(monkeypatch):
 
 
 @pytest.mark.parametrize("variant", ["sixty-six", "schnapsen", "german-32"])
-def test_a_bot_receives_its_seats_view_and_nothing_else(spies, variant):
+def test_a_bot_receives_its_seats_view_and_nothing_else(spies, variant, monkeypatch):
+    monkeypatch.setattr(choose, "OVERRUN_GRACE", float("inf"))  # a slow machine: no fallback
     rules = preset(variant, claim="manual")
     rng = random.Random(1)
     for d in range(3):
@@ -113,3 +114,17 @@ def test_unknown_levels_and_views_without_a_move_are_refused():
         choose_action(v, "grandmaster")
     with pytest.raises(ValueError, match="no legal action"):
         choose_action({**v, "legal": []}, "easy")
+
+
+def test_the_double_deck_is_played_by_the_easy_level_without_hanging(caplog):
+    """Bots count cards as bitmasks; with two copies of each card they step down to easy."""
+    rules = preset("sixty-six", deck=48)
+    state = new_deal(rules, seed="double", dealer=0)
+    rng = random.Random(3)
+    with caplog.at_level(logging.WARNING, logger="app.bots"):
+        while not state.deal_over:
+            seen = view(state, state.to_move)
+            action = choose_action(seen, "hard", rng)
+            assert action in seen["legal"]
+            state, _ = apply(state, action)
+    assert "bot hard failed" in caplog.text and "bot medium failed" in caplog.text
