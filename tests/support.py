@@ -194,18 +194,22 @@ class FoldingViewer:
         self.view: dict[str, Any] = {}
         self.version = 0
 
-    async def connect(self, base: str, table_id: str, since: int | None) -> None:
-        """Connect (again), resuming from ``since`` when given."""
+    async def connect(self, base: str, table_id: str, since: int | None) -> dict[str, Any]:
+        """Connect (again), resuming from ``since`` when given; the welcome."""
         self.client, welcome = await Client.open(base, table_id, self.token, since)
         if welcome["view"] is not None:
             self.view, self.version = welcome["view"], welcome["version"]
         else:
             assert welcome["version"] == self.version == since
+        return welcome
 
     async def recv(self) -> dict[str, Any]:
         """The next frame."""
         assert self.client is not None
         return await self.client.recv()
+
+    def received(self, frame: dict[str, Any]) -> None:
+        """Called with each update before it is folded (for subclasses that keep them)."""
 
     async def catch_up(self, version: int) -> None:
         """Fold updates until the picture is at ``version``."""
@@ -214,5 +218,6 @@ class FoldingViewer:
             if frame["type"] != "update":
                 continue
             assert frame["version"] == self.version + 1, "a gap or a duplicate version"
+            self.received(frame)
             self.view = fold(self.view, frame["events"], frame["to_move"], frame["legal"])
             self.version = frame["version"]

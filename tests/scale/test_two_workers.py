@@ -22,40 +22,28 @@ import httpx
 import pytest
 
 from app.engine import Action, Rules, apply, new_match, redact, view
-from tests.engine.reducer import fold
 from tests.pg import PostgresCluster
 from tests.scale.cluster import RedisServer, Worker
-from tests.support import Api, Client, in_thread, pick
+from tests.support import Api, FoldingViewer, in_thread, pick
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
-class Viewer:
-    """One connection; keeps every update it receives, by version, and its folded picture."""
+class Viewer(FoldingViewer):
+    """A folding viewer on one worker that keeps every update it receives."""
 
     def __init__(self, name: str, token: str | None, seat: int | None) -> None:
-        self.name, self.token, self.seat = name, token, seat
-        self.client: Client | None = None
-        self.view: dict[str, Any] = {}
-        self.version = 0
+        super().__init__(token)
+        self.name, self.seat = name, seat
         self.updates: list[dict[str, Any]] = []
 
-    async def connect(self, worker: Worker, table_id: str, since: int | None) -> None:
-        self.client, welcome = await Client.open(worker.base, table_id, self.token, since)
-        assert welcome["seat"] == self.seat
-        if welcome["view"] is not None:
-            self.view, self.version = welcome["view"], welcome["version"]
-        else:
-            assert welcome["version"] == self.version == since, (self.name, welcome)
+    async def connect(self, worker: Worker, table_id: str, since: int | None) -> dict[str, Any]:  # type: ignore[override]
+        welcome = await super().connect(worker.base, table_id, since)
+        assert welcome["seat"] == self.seat, (self.name, welcome)
+        return welcome
 
-    async def catch_up(self, version: int) -> None:
-        assert self.client is not None
-        while self.version < version:
-            frame = await self.client.recv_until("update")
-            assert frame["version"] == self.version + 1, (self.name, "gap or duplicate", frame)
-            self.updates.append(copy.deepcopy(frame))  # fold may change the events it reads
-            self.view = fold(self.view, frame["events"], frame["to_move"], frame["legal"])
-            self.version = frame["version"]
+    def received(self, frame: dict[str, Any]) -> None:
+        self.updates.append(copy.deepcopy(frame))  # fold may change the events it reads
 
     async def nothing_more(self) -> None:
         """No further update arrives (a duplicate would show up here)."""
