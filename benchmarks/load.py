@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import resource
@@ -25,24 +24,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+from players import Figures, run_table
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@dataclass
-class Figures:
-    """What the run measured."""
-
-    moves: int = 0
-    ack: list[float] = field(default_factory=list)
-    opponent: list[float] = field(default_factory=list)
-    errors: int = 0
 
 
 def free_port() -> int:
@@ -92,35 +79,6 @@ def own_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-class Seat:
-    """One player's socket; a reader task sorts frames into acks and updates."""
-
-    def __init__(self, socket: ClientConnection) -> None:
-        self.socket = socket
-        self.updates: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.acks: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.welcome: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        async for raw in self.socket:
-            frame = json.loads(raw)
-            kind = frame["type"]
-            if kind == "update":
-                self.updates.put_nowait((time.perf_counter(), frame))
-            elif kind in ("ack", "error"):
-                self.acks.put_nowait((time.perf_counter(), frame))
-            elif kind == "welcome":
-                self.welcome.put_nowait(frame)
-
-
-async def open_seat(base: str, table_id: str, token: str) -> tuple[Seat, dict[str, Any]]:
-    socket = await connect(f"ws://{base}/ws/tables/{table_id}", max_size=2**22)
-    seat = Seat(socket)
-    await socket.send(json.dumps({"type": "hello", "token": token, "since": None}))
-    return seat, await seat.welcome.get()
-
-
 async def set_up_table(http: httpx.AsyncClient, n: int, target: int = 100) -> tuple[str, list[str]]:
     """A live two-player table (match to ``target`` game points) and its players' tokens."""
     tokens = []
@@ -133,52 +91,6 @@ async def set_up_table(http: httpx.AsyncClient, n: int, target: int = 100) -> tu
     headers = {"Authorization": f"Bearer {tokens[1]}"}
     await http.post(f"/api/tables/{table['id']}/join", json={}, headers=headers)
     return table["id"], tokens
-
-
-async def run_table(
-    base: str | list[str],
-    table_id: str,
-    tokens: list[str],
-    figures: Figures,
-    deadline: float,
-    limit: int,
-    rng: random.Random,
-) -> None:
-    bases = [base] * len(tokens) if isinstance(base, str) else base  # a worker per seat
-    opened = [await open_seat(b, table_id, token) for b, token in zip(bases, tokens, strict=True)]
-    seats = [seat for seat, _ in opened]
-    view = opened[0][1]["view"]
-    version, to_move = opened[0][1]["version"], view["to_move"]
-    legal = [welcome["view"]["legal"] for _, welcome in opened]
-    try:
-        while time.perf_counter() < deadline and figures.moves < limit and to_move is not None:
-            mover, other = seats[to_move], seats[1 - to_move]
-            choices = [a for a in legal[to_move] if a["type"] != "resign"]
-            message = {
-                "type": "action",
-                "id": str(version),
-                "version": version,
-                "action": rng.choice(choices),
-            }
-            sent = time.perf_counter()
-            await mover.socket.send(json.dumps(message))
-            acked_at, ack = await mover.acks.get()
-            if ack["type"] != "ack":
-                figures.errors += 1
-                break
-            seen_at, update = await other.updates.get()
-            _, own = await mover.updates.get()
-            figures.moves += 1
-            figures.ack.append(acked_at - sent)
-            figures.opponent.append(seen_at - sent)
-            version = update["version"]
-            to_move = update["to_move"]
-            legal[seats.index(mover)] = own["legal"]
-            legal[seats.index(other)] = update["legal"]
-    finally:
-        for seat in seats:
-            await seat.socket.close()
-            seat.reader.cancel()
 
 
 def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
@@ -266,14 +178,16 @@ async def main(args: argparse.Namespace) -> None:
         f"accepted moves: {figures.moves}  ({figures.moves / elapsed:.0f} moves/s)"
         f"  refused: {figures.errors}"
     )
-    print(
-        f"action -> ack:             p50 {percentile(figures.ack, 0.5) * ms:.1f} ms"
-        f"  p99 {percentile(figures.ack, 0.99) * ms:.1f} ms"
-    )
-    print(
-        f"action -> opponent update: p50 {percentile(figures.opponent, 0.5) * ms:.1f} ms"
-        f"  p99 {percentile(figures.opponent, 0.99) * ms:.1f} ms"
-    )
+    for label, values in (
+        ("action -> ack:            ", figures.ack),
+        ("action -> opponent update:", figures.opponent),
+    ):
+        print(
+            f"{label} p50 {percentile(values, 0.5) * ms:.1f} ms"
+            f"  p90 {percentile(values, 0.9) * ms:.1f} ms"
+            f"  p99 {percentile(values, 0.99) * ms:.1f} ms"
+            f"  max {max(values, default=float('nan')) * ms:.1f} ms"
+        )
     print(f"server RSS: {rss:.0f} MiB" if rss is not None else "server RSS: n/a (--url)")
     moves = max(figures.moves, 1)
     if server_cpu is not None:

@@ -23,15 +23,14 @@ from pathlib import Path
 import httpx
 from load import (
     ROOT,
-    Figures,
     cpu_seconds,
     free_port,
     percentile,
     rss_mib,
-    run_table,
     set_up_table,
     wait_healthy,
 )
+from players import Figures, run_table
 
 sys.path.insert(0, str(ROOT))
 

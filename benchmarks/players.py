@@ -1,0 +1,189 @@
+"""Simulated players for the load benchmarks, lean enough not to be what is measured.
+
+Each seat is a plain asyncio protocol driving the ``websockets`` sans-I/O client: frames are
+parsed as their bytes arrive, timed there, and the next move goes out from the same callback.
+No task, queue or lock per message, so a burst of frames from the server is not held up
+behind the players' own bookkeeping (a task-per-socket client added several milliseconds to
+every figure at 200 tables).
+
+A table keeps exactly one action in flight: the player to move sends it, and the next move
+waits until the actor has its ``ack`` and both seats have the new ``update``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.client import ClientProtocol
+from websockets.frames import Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
+
+
+@dataclass
+class Figures:
+    """What a run measured (seconds)."""
+
+    moves: int = 0
+    ack: list[float] = field(default_factory=list)
+    opponent: list[float] = field(default_factory=list)
+    errors: int = 0
+
+
+class SeatSocket(asyncio.Protocol):
+    """One player's WebSocket: hands every server frame to its table as it arrives."""
+
+    def __init__(self, table: TablePlay, seat: int, url: str, token: str) -> None:
+        self.table, self.seat, self.token = table, seat, token
+        self.ws = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.transport: Any = None  # uvloop's transports are not asyncio.Transport
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                if event.status_code != 101:
+                    self.table.fail(f"handshake refused: {event.status_code}")
+                    return
+                self.send({"type": "hello", "token": self.token, "since": None})
+            elif event.opcode is Opcode.TEXT:
+                self.table.received(self.seat, json.loads(event.data), now)
+        self._flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+        self.table.lost(self.seat)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_text(json.dumps(message).encode())
+        self._flush()
+
+    def close(self) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        self.ws.send_close(1000)
+        self._flush()
+        self.transport.close()
+
+    def _flush(self) -> None:
+        data = self.ws.data_to_send()
+        if data and self.transport is not None and not self.transport.is_closing():
+            self.transport.write(b"".join(data))
+
+
+class TablePlay:
+    """Two seats playing random legal moves at one table until the deadline or the limit."""
+
+    def __init__(self, figures: Figures, deadline: float, limit: int, rng: random.Random) -> None:
+        self.figures, self.deadline, self.limit, self.rng = figures, deadline, limit, rng
+        self.sockets: list[SeatSocket] = []
+        self.done = asyncio.get_running_loop().create_future()
+        self.version = -1
+        self.to_move: int | None = None
+        self.legal: list[list[dict[str, Any]]] = [[], []]
+        self.greeted: set[int] = set()
+        self.sent_at = 0.0
+        self.acked: float | None = None
+        self.updated: dict[int, float] = {}
+
+    async def open(self, urls: list[str], tokens: list[str]) -> None:
+        loop = asyncio.get_running_loop()
+        for seat, (url, token) in enumerate(zip(urls, tokens, strict=True)):
+            uri = parse_uri(url)
+            _, socket = await loop.create_connection(
+                lambda seat=seat, url=url, token=token: SeatSocket(self, seat, url, token),
+                uri.host,
+                uri.port,
+            )
+            self.sockets.append(socket)
+
+    def received(self, seat: int, frame: dict[str, Any], now: float) -> None:
+        if self.done.done():
+            return
+        kind = frame["type"]
+        if kind == "welcome":
+            self.greeted.add(seat)
+            self.version = frame["version"]
+            self.to_move = frame["view"]["to_move"]
+            self.legal[seat] = frame["view"]["legal"]
+            if len(self.greeted) == 2:
+                self.move()
+        elif kind == "update":
+            self.legal[seat] = frame["legal"]
+            self.to_move = frame["to_move"]
+            self.version = frame["version"]
+            self.updated[seat] = now
+            self.settle()
+        elif kind == "ack":
+            self.acked = now
+            self.settle()
+        elif kind == "error":
+            self.figures.errors += 1
+            self.finish()
+
+    def move(self) -> None:
+        """Send a random legal move for the player on move, or stop."""
+        over = self.figures.moves >= self.limit or time.perf_counter() >= self.deadline
+        if self.to_move is None or over:
+            self.finish()
+            return
+        choices = [a for a in self.legal[self.to_move] if a["type"] != "resign"]
+        self.acked, self.updated = None, {}
+        self.sent_at = time.perf_counter()
+        action = self.rng.choice(choices)
+        self.mover = self.to_move
+        self.sockets[self.mover].send(
+            {"type": "action", "id": str(self.version), "version": self.version, "action": action}
+        )
+
+    def settle(self) -> None:
+        """Once the ack and both updates are in: count the move and make the next one."""
+        if self.acked is None or len(self.updated) < 2:
+            return
+        self.figures.moves += 1
+        self.figures.ack.append(self.acked - self.sent_at)
+        self.figures.opponent.append(self.updated[1 - self.mover] - self.sent_at)
+        self.move()
+
+    def fail(self, why: str) -> None:
+        self.figures.errors += 1
+        self.finish()
+
+    def lost(self, seat: int) -> None:
+        self.finish()
+
+    def finish(self) -> None:
+        for socket in self.sockets:
+            socket.close()
+        if not self.done.done():
+            self.done.set_result(None)
+
+
+async def run_table(
+    base: str | list[str],
+    table_id: str,
+    tokens: list[str],
+    figures: Figures,
+    deadline: float,
+    limit: int,
+    rng: random.Random,
+) -> None:
+    """Play one table (``base`` is host:port, or one per seat) until it stops."""
+    bases = [base] * len(tokens) if isinstance(base, str) else base
+    table = TablePlay(figures, deadline, limit, rng)
+    await table.open([f"ws://{b}/ws/tables/{table_id}" for b in bases], tokens)
+    await table.done
+    await asyncio.gather(*(socket.closed for socket in table.sockets))
