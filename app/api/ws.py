@@ -208,14 +208,16 @@ async def answer(
     ref = message.get("id")
     if not (ref is None or isinstance(ref, (str, int))):
         ref = None
+
+    def ack(version: int) -> None:
+        connection.send({"type": "ack", "id": ref, "version": version})
+
     try:
-        version = await authority.act(
-            connection.player_id, message.get("version"), message.get("action")
+        await authority.act(
+            connection.player_id, message.get("version"), message.get("action"), ack
         )
     except ServiceError as exc:
         connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
-        return
-    connection.send({"type": "ack", "id": ref, "version": version})
 
 
 @router.websocket("/ws/tables/{table_id}")

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncConnection, async_sessionmaker
+from sqlalchemy import Executable
+from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.engine import (
     Action,
@@ -31,7 +32,7 @@ from app.engine import (
 )
 from app.services import metrics
 from app.services.bus import NO_BUS, Bus
-from app.services.committer import Committer, Extra, Write
+from app.services.committer import Committer, Write
 from app.services.errors import (
     STORE_ERRORS,
     Conflict,
@@ -264,31 +265,50 @@ class TableAuthority:
         self.hub.publish(self.table_id, frames)
         self._changed()
 
-    async def act(self, player_id: str | None, version: Any, action_json: Any) -> int:
+    async def act(
+        self,
+        player_id: str | None,
+        version: Any,
+        action_json: Any,
+        accepted: Callable[[int], None] | None = None,
+    ) -> int:
         """Apply one action for this player's seat at ``version``; the new version on success.
 
+        ``accepted`` is called with the new version once the action is committed and every
+        viewer's update is queued, still under the table's lock: a connection queues its
+        ``ack`` there, right behind its update, instead of a few scheduler steps later.
         Raises ``ActionRejected`` (nothing changed) or ``Unavailable`` (the database could
         not store it: memory unchanged, nothing acknowledged). Shielded: a caller that goes
         away cannot leave a stored action unapplied in memory.
         """
         started = time.perf_counter()
         try:
-            version = await asyncio.shield(self._act(player_id, version, action_json))
+            version = await asyncio.shield(self._act(player_id, version, action_json, accepted))
         except ServiceError as exc:
             metrics.refused(exc.code, database=isinstance(exc, Unavailable))
             raise
         metrics.accepted(time.perf_counter() - started)
         return version
 
-    async def _act(self, player_id: str | None, version: Any, action_json: Any) -> int:
+    async def _act(
+        self,
+        player_id: str | None,
+        version: Any,
+        action_json: Any,
+        accepted: Callable[[int], None] | None,
+    ) -> int:
         async with self.lock:
             if self.in_doubt:
                 await self._catch_up_or_fail()
                 self.in_doubt = False
                 self._changed()
             if self.shared:
-                return await self._act_shared(player_id, version, action_json)
-            return await self._act_locked(player_id, version, action_json)
+                new_version = await self._act_shared(player_id, version, action_json)
+            else:
+                new_version = await self._act_locked(player_id, version, action_json)
+            if accepted is not None:
+                accepted(new_version)
+            return new_version
 
     async def _act_locked(self, player_id: str | None, version: Any, action_json: Any) -> int:
         seat = self._check(player_id, version)
@@ -471,10 +491,9 @@ class TableAuthority:
             self.in_doubt = True  # memory stays as it was; the store may hold the write
             raise
 
-    def _result_updates(self, new_state: State) -> list[Extra]:
+    def _result_updates(self, new_state: State) -> list[Executable]:
         """Store writes for a deal or a match that this action ended (same transaction)."""
         assert self.state is not None and self.match_id is not None
-        match_id, table_id = self.match_id, self.table_id
         ended_deal = len(new_state.deal_results) != len(self.state.deal_results)
         if not (ended_deal or new_state.match_over):
             return []  # most actions: nothing to add
@@ -482,20 +501,13 @@ class TableAuthority:
         deals = [r.to_json(reveal_seed=new_state.match_over) for r in new_state.deal_results]
         points = list(new_state.game_points)
         if new_state.match_over:
-            winner = new_state.match_winner
-
-            async def finish(connection: AsyncConnection) -> None:
-                await match_store.finish_match(
-                    connection, match_id, winner=winner, deals=deals, game_points=points
-                )
-                await table_store.set_status(connection, table_id, "finished")
-
-            return [finish]
-
-        async def record(connection: AsyncConnection) -> None:
-            await match_store.record_deals(connection, match_id, deals, points)
-
-        return [record]
+            return [
+                match_store.finish_update(
+                    self.match_id, winner=new_state.match_winner, deals=deals, game_points=points
+                ),
+                table_store.status_update(self.table_id, "finished"),
+            ]
+        return [match_store.deals_update(self.match_id, deals, points)]
 
     def _publish(self, record: VersionRecord) -> None:
         frames: dict[str, Frame] = {
