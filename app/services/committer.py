@@ -7,6 +7,10 @@ If a batch fails, each write is retried alone so that only the faulty one is ref
 the database cannot be reached at all, every waiting write is refused ``unavailable`` at once.
 A write whose commit was cut off may still have been stored: the authority then reads the
 table back from the store before it takes another action (``TableAuthority.in_doubt``).
+
+A batch is written by one synchronous function (``store_batch``). On a SQLite file it runs in
+the committer's own thread with its own connection, start to end, while the event loop goes
+on serving the other tables; on other databases it runs on the async engine (``run_sync``).
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import Connection, Executable
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.services.errors import (
     STORE_ERRORS,
@@ -30,22 +35,22 @@ from app.services.errors import (
 )
 from app.store import matches as match_store
 from app.store import tables as table_store
+from app.store.db import create_writer_engine
 
 log = logging.getLogger(__name__)
-
-Extra = Callable[[AsyncConnection], Awaitable[None]]
 
 
 @dataclass
 class Write:
-    """One accepted action to store: the log row, the version step and any result updates."""
+    """One accepted action to store: the log row, the version step and any result updates
+    (``extras``: statements run in the same transaction, such as a finished deal's result)."""
 
     table_id: str
     match_id: int
     version: int  # the version this action produces
     seat: int
     action: dict[str, Any]
-    extras: list[Extra] = field(default_factory=list)
+    extras: list[Executable] = field(default_factory=list)
     done: asyncio.Future[None] | None = None
 
     def row(self) -> dict[str, Any]:
@@ -68,6 +73,11 @@ class Committer:
     def __init__(self, engine: AsyncEngine, max_batch: int = 512) -> None:
         self.engine = engine
         self.max_batch = max_batch
+        # SQLite file: a synchronous engine and the one thread that uses it.
+        self.writer = create_writer_engine(engine.url.render_as_string(hide_password=False))
+        self._thread = (
+            ThreadPoolExecutor(1, thread_name_prefix="committer") if self.writer else None
+        )
         self._queue: asyncio.Queue[Write] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
@@ -80,11 +90,15 @@ class Committer:
         await write.done
 
     async def close(self) -> None:
-        """Stop the background task (waiting writes are refused)."""
+        """Stop the background task (waiting writes are refused) and the writer thread."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        if self._thread is not None and self.writer is not None:
+            # A batch already handed to the thread finishes first; then its connection closes.
+            await asyncio.get_running_loop().run_in_executor(self._thread, self.writer.dispose)
+            self._thread.shutdown()
 
     async def _run(self) -> None:
         while True:
@@ -106,16 +120,17 @@ class Committer:
                     _resolve(write, None)
 
     async def _store(self, batch: list[Write]) -> None:
+        if self._thread is not None:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._write, batch)
+            return
         async with self.engine.begin() as connection:
-            moved = await table_store.bump_versions(
-                connection, [(w.table_id, w.version - 1) for w in batch]
-            )
-            if moved != len(batch):
-                raise VersionMoved
-            await match_store.append_actions(connection, [w.row() for w in batch])
-            for write in batch:
-                for extra in write.extras:
-                    await extra(connection)
+            await connection.run_sync(store_batch, batch)
+
+    def _write(self, batch: list[Write]) -> None:
+        """In the writer thread: one transaction for the batch."""
+        assert self.writer is not None
+        with self.writer.begin() as connection:
+            store_batch(connection, batch)
 
     async def _store_alone(self, write: Write) -> None:
         try:
@@ -135,6 +150,17 @@ class Committer:
             _resolve(write, exc)
         else:
             _resolve(write, None)
+
+
+def store_batch(connection: Connection, batch: list[Write]) -> None:
+    """Step every table's version, append the actions and run their extras (no commit)."""
+    moved = table_store.bump_versions(connection, [(w.table_id, w.version - 1) for w in batch])
+    if moved != len(batch):
+        raise VersionMoved
+    match_store.append_actions(connection, [w.row() for w in batch])
+    for write in batch:
+        for statement in write.extras:
+            connection.execute(statement)
 
 
 def fields_of(write: Write) -> dict[str, Any]:

@@ -5,19 +5,15 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from sqlalchemy import event
+from sqlalchemy import Engine, event
+from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
-
-# Write-only query functions accept either a session or a bare connection (the batched
-# action log writes through a connection, without the ORM's bookkeeping).
-Executor = AsyncSession | AsyncConnection
 
 
 def is_sqlite(url: str) -> bool:
@@ -41,6 +37,24 @@ def _tune_sqlite(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
     cursor.close()
+
+
+def create_writer_engine(url: str) -> Engine | None:
+    """A synchronous engine for a SQLite file, for the group commit's own thread (None for
+    other databases and for an in-memory SQLite, which a second connection would not see).
+
+    The commit of a batch then runs start to end in that thread, while the event loop goes on
+    serving; through the async engine every statement would wait for a turn of the loop.
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    ensure_sqlite_dir(url)
+    engine = create_sync_engine(
+        parsed.set(drivername="sqlite"), pool_size=1, max_overflow=0, hide_parameters=True
+    )
+    event.listen(engine, "connect", _tune_sqlite)
+    return engine
 
 
 def create_engine(url: str) -> AsyncEngine:

@@ -6,9 +6,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Connection, Update, insert, select, update
 
-from app.store.db import AsyncSession, Executor
+from app.store.db import AsyncSession
 from app.store.models import ActionRecord, Match, MatchSeat, Player, utcnow
 
 MatchSeatRow = tuple[int, Player]
@@ -50,25 +50,16 @@ async def get_match(session: AsyncSession, match_id: int) -> Match | None:
     return await session.get(Match, match_id)
 
 
-async def record_deals(
-    session: Executor, match_id: int, deals: list[Any], game_points: list[int]
-) -> None:
-    """Store the results of the deals played so far."""
-    await session.execute(
-        update(Match).where(Match.id == match_id).values(deals=deals, game_points=game_points)
-    )
+def deals_update(match_id: int, deals: list[Any], game_points: list[int]) -> Update:
+    """The statement that stores the results of the deals played so far."""
+    return update(Match).where(Match.id == match_id).values(deals=deals, game_points=game_points)
 
 
-async def finish_match(
-    session: Executor,
-    match_id: int,
-    *,
-    winner: int | None,
-    deals: list[Any],
-    game_points: list[int],
-) -> None:
-    """Mark a match finished with its result."""
-    await session.execute(
+def finish_update(
+    match_id: int, *, winner: int | None, deals: list[Any], game_points: list[int]
+) -> Update:
+    """The statement that marks a match finished with its result."""
+    return (
         update(Match)
         .where(Match.id == match_id)
         .values(
@@ -129,10 +120,37 @@ async def actions_of_match(session: AsyncSession, match_id: int) -> list[ActionR
     return list(await session.scalars(query))
 
 
-async def append_actions(connection: Executor, rows: list[dict[str, Any]]) -> None:
-    """Append many accepted actions at once (keys: table_id, match_id, version, seat, action)."""
+# The action log's insert for SQLite, through the driver: a batch holds hundreds of rows, and
+# the ORM's per-row parameter handling would cost more than SQLite's own work.
+SQLITE_APPEND = (
+    "INSERT INTO actions (table_id, match_id, version, seat, action, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
+def append_actions(connection: Connection, rows: list[dict[str, Any]]) -> None:
+    """Append many accepted actions at once (keys: table_id, match_id, version, seat, action).
+
+    Synchronous: it runs inside the group commit's transaction (see ``services.committer``).
+    """
     now = utcnow()
-    await connection.execute(insert(ActionRecord), [{**row, "created_at": now} for row in rows])
+    dialect = connection.dialect
+    if dialect.name != "sqlite":
+        connection.execute(insert(ActionRecord), [{**row, "created_at": now} for row in rows])
+        return
+    # The columns' own converters, so the stored text is what the ORM writes and reads.
+    columns = ActionRecord.__table__.c
+    to_json = columns.action.type.dialect_impl(dialect).bind_processor(dialect)
+    to_stamp = columns.created_at.type.dialect_impl(dialect).bind_processor(dialect)
+    assert to_json is not None and to_stamp is not None
+    stamp = to_stamp(now)
+    connection.exec_driver_sql(
+        SQLITE_APPEND,
+        [
+            (r["table_id"], r["match_id"], r["version"], r["seat"], to_json(r["action"]), stamp)
+            for r in rows
+        ],
+    )
 
 
 async def actions_after(session: AsyncSession, match_id: int, version: int) -> list[ActionRecord]:

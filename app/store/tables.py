@@ -6,9 +6,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select, tuple_, update
+from sqlalchemy import Connection, Update, bindparam, delete, select, tuple_, update
 
-from app.store.db import AsyncSession, Executor
+from app.store.db import AsyncSession
 from app.store.models import Player, Table, TableSeat
 
 SeatRow = tuple[int, Player]
@@ -76,21 +76,34 @@ async def free_seat(session: AsyncSession, table_id: str, player_id: str) -> Non
 
 
 async def set_status(
-    session: Executor, table_id: str, status: str, *, match_id: int | None = None
+    session: AsyncSession, table_id: str, status: str, *, match_id: int | None = None
 ) -> None:
     """Change a table's status, and its current match when one is given."""
+    await session.execute(status_update(table_id, status, match_id=match_id))
+
+
+def status_update(table_id: str, status: str, *, match_id: int | None = None) -> Update:
+    """The statement that changes a table's status (and its current match when given)."""
     values: dict[str, Any] = {"status": status}
     if match_id is not None:
         values["match_id"] = match_id
-    await session.execute(update(Table).where(Table.id == table_id).values(**values))
+    return update(Table).where(Table.id == table_id).values(**values)
 
 
-async def bump_versions(connection: Executor, moves: list[tuple[str, int]]) -> int:
+# One version step per row through the driver (see ``matches.SQLITE_APPEND``).
+SQLITE_BUMP = "UPDATE tables SET version = version + 1 WHERE id = ? AND version = ?"
+
+
+def bump_versions(connection: Connection, moves: list[tuple[str, int]]) -> int:
     """Move each ``(table_id, expected)`` table one version up; how many rows moved.
 
     A count below ``len(moves)`` means some table was not at its expected version.
+    Synchronous: it runs inside the group commit's transaction (see ``services.committer``).
     """
-    if len(moves) > 1 and _dialect(connection) == "postgresql":
+    dialect = connection.dialect.name
+    if dialect == "sqlite":
+        return int(connection.exec_driver_sql(SQLITE_BUMP, moves).rowcount)
+    if len(moves) > 1 and dialect == "postgresql":
         # asyncpg reports no row count for a many-parameter statement: one UPDATE over
         # every (id, expected) pair, counting the rows it returns.
         table = Table.__table__
@@ -100,20 +113,14 @@ async def bump_versions(connection: Executor, moves: list[tuple[str, int]]) -> i
             .values(version=table.c.version + 1)
             .returning(table.c.id)
         )
-        return len((await connection.execute(statement)).all())
+        return len(connection.execute(statement).all())
     statement = (
         update(Table.__table__)
         .where(Table.id == bindparam("t_id"), Table.version == bindparam("expected"))
         .values(version=bindparam("expected") + 1)
     )
     params = [{"t_id": table_id, "expected": expected} for table_id, expected in moves]
-    result = await connection.execute(statement, params)
-    return int(result.rowcount)  # type: ignore[attr-defined]
-
-
-def _dialect(executor: Executor) -> str:
-    bind = executor.get_bind() if isinstance(executor, AsyncSession) else executor
-    return str(bind.dialect.name)
+    return int(connection.execute(statement, params).rowcount)
 
 
 async def lock_table(session: AsyncSession, table_id: str) -> None:

@@ -76,9 +76,11 @@ def outage(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
                 raise sqlite3.OperationalError("disk I/O error")
 
         def down(app: FastAPI) -> None:
-            engine = app.state.services.engine.sync_engine
-            if not event.contains(engine, "before_cursor_execute", fail_statements):
-                event.listen(engine, "before_cursor_execute", fail_statements)
+            services = app.state.services
+            # The server's engine and the group commit's own writer connection.
+            for engine in (services.engine.sync_engine, services.committer.writer):
+                if not event.contains(engine, "before_cursor_execute", fail_statements):
+                    event.listen(engine, "before_cursor_execute", fail_statements)
             failing["now"] = True
 
         def up() -> None:

@@ -89,7 +89,7 @@ async def test_a_failed_commit_changes_nothing_and_publishes_nothing(
     await authority.attach(watcher, None, None)
     before = (authority.version, authority.state)
 
-    async def broken(*args: object, **kwargs: object) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise OperationalError("INSERT", {}, Exception("disk full"))
 
     monkeypatch.setattr(match_store, "append_actions", broken)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -27,6 +28,16 @@ async def sessions(database_url: str) -> AsyncIterator:
     engine = create_engine(database_url)
     yield session_factory(engine)
     await engine.dispose()
+
+
+async def append(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    """The group commit's synchronous append, on this session's connection."""
+    await session.run_sync(lambda sync: match_store.append_actions(sync.connection(), rows))
+
+
+async def bump(session: AsyncSession, moves: list[tuple[str, int]]) -> int:
+    """The group commit's synchronous version step, on this session's connection."""
+    return await session.run_sync(lambda sync: table_store.bump_versions(sync.connection(), moves))
 
 
 async def seed_table(session: AsyncSession) -> None:
@@ -81,10 +92,10 @@ async def test_the_log_holds_one_action_per_table_version(sessions) -> None:  # 
             players=[(0, "p0"), (1, "p1")],
         )
         row = {"table_id": "t1", "match_id": match.id, "version": 1}
-        await match_store.append_actions(session, [{**row, "seat": 0, "action": {"type": "close"}}])
+        await append(session, [{**row, "seat": 0, "action": {"type": "close"}}])
     with pytest.raises(IntegrityError):
         async with sessions.begin() as session:
-            await match_store.append_actions(session, [{**row, "seat": 1, "action": {"type": "x"}}])
+            await append(session, [{**row, "seat": 1, "action": {"type": "x"}}])
     async with sessions() as session:
         rows = await match_store.actions_of_match(session, match.id)
     assert [(r.version, r.seat, r.action) for r in rows] == [(1, 0, {"type": "close"})]
@@ -94,9 +105,9 @@ async def test_the_version_moves_only_from_the_expected_one(sessions) -> None:  
     async with sessions.begin() as session:
         await seed_table(session)
     async with sessions.begin() as session:
-        assert await table_store.bump_versions(session, [("t1", 0)]) == 1
-        assert await table_store.bump_versions(session, [("t1", 0)]) == 0
-        assert await table_store.bump_versions(session, [("t1", 1)]) == 1
+        assert await bump(session, [("t1", 0)]) == 1
+        assert await bump(session, [("t1", 0)]) == 0
+        assert await bump(session, [("t1", 1)]) == 1
     async with sessions() as session:
         assert (await table_store.get_table(session, "t1")).version == 2
 
@@ -117,9 +128,9 @@ async def test_a_batch_of_version_steps_counts_every_table_that_moved(sessions) 
             )
     async with sessions.begin() as session:
         moves = [("t1", 0), ("t2", 0), ("t3", 0)]
-        assert await table_store.bump_versions(session, moves) == 3
+        assert await bump(session, moves) == 3
         # t2 is no longer at 0: the batch reports one table short, which the committer sees.
-        assert await table_store.bump_versions(session, [("t1", 1), ("t2", 0)]) == 1
+        assert await bump(session, [("t1", 1), ("t2", 0)]) == 1
 
 
 async def test_nothing_is_stored_unless_the_caller_commits(sessions) -> None:  # type: ignore[no-untyped-def]
