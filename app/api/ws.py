@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 
+import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -99,7 +99,7 @@ class Connection:
     async def _drain(self) -> None:
         while True:
             frame = await self.queue.get()
-            await self.websocket.send_text(json.dumps(frame, separators=(",", ":")))
+            await self.websocket.send_text(encode(frame))
 
     async def _close_too_slow(self) -> None:
         await self.stop()
@@ -114,6 +114,12 @@ async def close(websocket: WebSocket, code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
 
 
+def encode(frame: Frame) -> str:
+    """A frame as compact JSON text (orjson: a few times faster than the standard library,
+    which matters at several frames per move)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
 def error_frame(code: str, message: str, ref: Any = None, **extra: Any) -> Frame:
     """An ``error`` frame; ``id`` echoes the client's action id (or null)."""
     return {"type": "error", "id": ref, "code": code, "message": message, **extra}
@@ -122,8 +128,8 @@ def error_frame(code: str, message: str, ref: Any = None, **extra: Any) -> Frame
 def parse(text: str) -> tuple[dict[str, Any] | None, Frame | None]:
     """A client message as a dict, or the error frame that answers it."""
     try:
-        message = json.loads(text)
-    except (ValueError, RecursionError):  # nesting deeper than the parser's stack is not JSON
+        message = orjson.loads(text)
+    except orjson.JSONDecodeError:  # also: nesting too deep, NaN, integers beyond 64 bits
         return None, error_frame("bad_json", "The message is not valid JSON.")
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, error_frame("bad_message", "A message must be an object with a 'type'.")
@@ -139,7 +145,9 @@ async def receive_text(websocket: WebSocket, settings: Settings) -> str | None:
     if text is None:
         data = message.get("bytes") or b""
         text = data.decode("utf-8", errors="replace")
-    if len(text.encode("utf-8")) > settings.ws_max_frame_bytes:
+    limit = settings.ws_max_frame_bytes
+    # A character is at most 4 bytes in UTF-8: only a long text needs encoding to be measured.
+    if len(text) * 4 > limit and len(text.encode("utf-8")) > limit:
         await close(
             websocket, CLOSE_TOO_BIG, f"frames are limited to {settings.ws_max_frame_bytes} bytes"
         )

@@ -11,11 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Executable
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.engine import (
@@ -40,11 +39,11 @@ from app.services.errors import (
     Unavailable,
     database_unavailable,
 )
-from app.services.hub import EVERYONE, Frame, Hub, Subscriber, viewer_key
+from app.services.hub import EVERYONE, SPECTATOR, Frame, Hub, Subscriber, viewer_key
 from app.services.rules import stored_rules
 from app.store import matches as match_store
 from app.store import tables as table_store
-from app.store.db import AsyncSession
+from app.store.db import AsyncSession, BoundStatement
 from app.store.models import ActionRecord
 
 log = logging.getLogger(__name__)
@@ -491,7 +490,7 @@ class TableAuthority:
             self.in_doubt = True  # memory stays as it was; the store may hold the write
             raise
 
-    def _result_updates(self, new_state: State) -> list[Executable]:
+    def _result_updates(self, new_state: State) -> list[BoundStatement]:
         """Store writes for a deal or a match that this action ended (same transaction)."""
         assert self.state is not None and self.match_id is not None
         ended_deal = len(new_state.deal_results) != len(self.state.deal_results)
@@ -510,12 +509,38 @@ class TableAuthority:
         return [match_store.deals_update(self.match_id, deals, points)]
 
     def _publish(self, record: VersionRecord) -> None:
-        frames: dict[str, Frame] = {
-            viewer_key(seat): record.frame_for(seat, self.match_id)
-            for seat in range(self.seat_count)
-        }
-        frames[viewer_key(None)] = record.frame_for(None, self.match_id)
-        self.hub.publish(self.table_id, frames)
+        self.hub.publish(self.table_id, UpdateFrames(record, self.match_id))
+
+
+class UpdateFrames(Mapping[str, Frame]):
+    """Each viewer's ``update`` for one version, rendered only when a viewer of that kind is
+    listening (most tables have no spectator) and then once for all of them."""
+
+    def __init__(self, record: VersionRecord, match_id: int | None) -> None:
+        self.record, self.match_id = record, match_id
+        self.rendered: dict[str, Frame] = {}
+
+    def __getitem__(self, viewer: str) -> Frame:
+        frame = self.rendered.get(viewer)
+        if frame is None:
+            seat = seat_of_viewer(viewer, len(self.record.legal))  # KeyError: not a viewer
+            frame = self.rendered[viewer] = self.record.frame_for(seat, self.match_id)
+        return frame
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*(viewer_key(seat) for seat in range(len(self.record.legal))), SPECTATOR])
+
+    def __len__(self) -> int:
+        return len(self.record.legal) + 1
+
+
+def seat_of_viewer(viewer: str, seats: int) -> int | None:
+    """The seat behind a viewer key (None: spectator); KeyError for anything else."""
+    if viewer == SPECTATOR:
+        return None
+    if viewer.isdigit() and int(viewer) < seats:
+        return int(viewer)
+    raise KeyError(viewer)
 
 
 def seat_map(rows: Iterable[tuple[int, Any]]) -> dict[int, SeatHolder]:

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, Executable
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -35,7 +35,7 @@ from app.services.errors import (
 )
 from app.store import matches as match_store
 from app.store import tables as table_store
-from app.store.db import create_writer_engine
+from app.store.db import BoundStatement, create_writer_engine
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +50,7 @@ class Write:
     version: int  # the version this action produces
     seat: int
     action: dict[str, Any]
-    extras: list[Executable] = field(default_factory=list)
+    extras: list[BoundStatement] = field(default_factory=list)
     done: asyncio.Future[None] | None = None
 
     def row(self) -> dict[str, Any]:
@@ -159,8 +159,8 @@ def store_batch(connection: Connection, batch: list[Write]) -> None:
         raise VersionMoved
     match_store.append_actions(connection, [w.row() for w in batch])
     for write in batch:
-        for statement in write.extras:
-            connection.execute(statement)
+        for statement, parameters in write.extras:
+            connection.execute(statement, parameters)
 
 
 def fields_of(write: Write) -> dict[str, Any]:

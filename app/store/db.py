@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, Executable, event
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
@@ -14,6 +15,10 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+
+# A prebuilt statement and its parameters: a change that runs inside another transaction
+# (an action's result updates ride in the group commit's batch).
+BoundStatement = tuple[Executable, dict[str, Any]]
 
 
 def is_sqlite(url: str) -> bool:

@@ -6,9 +6,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, Update, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 
-from app.store.db import AsyncSession
+from app.store.db import AsyncSession, BoundStatement
 from app.store.models import ActionRecord, Match, MatchSeat, Player, utcnow
 
 MatchSeatRow = tuple[int, Player]
@@ -50,26 +50,42 @@ async def get_match(session: AsyncSession, match_id: int) -> Match | None:
     return await session.get(Match, match_id)
 
 
-def deals_update(match_id: int, deals: list[Any], game_points: list[int]) -> Update:
-    """The statement that stores the results of the deals played so far."""
-    return update(Match).where(Match.id == match_id).values(deals=deals, game_points=game_points)
+# Prebuilt once: building a statement costs more than running it, and a deal ends every
+# couple of dozen actions.
+DEALS_UPDATE = (
+    update(Match)
+    .where(Match.id == bindparam("match"))
+    .values(deals=bindparam("deals"), game_points=bindparam("points"))
+)
+FINISH_UPDATE = (
+    update(Match)
+    .where(Match.id == bindparam("match"))
+    .values(
+        status="finished",
+        winner=bindparam("winner"),
+        deals=bindparam("deals"),
+        game_points=bindparam("points"),
+        finished_at=bindparam("finished_at"),
+    )
+)
+
+
+def deals_update(match_id: int, deals: list[Any], game_points: list[int]) -> BoundStatement:
+    """The change that stores the results of the deals played so far."""
+    return DEALS_UPDATE, {"match": match_id, "deals": deals, "points": game_points}
 
 
 def finish_update(
     match_id: int, *, winner: int | None, deals: list[Any], game_points: list[int]
-) -> Update:
-    """The statement that marks a match finished with its result."""
-    return (
-        update(Match)
-        .where(Match.id == match_id)
-        .values(
-            status="finished",
-            winner=winner,
-            deals=deals,
-            game_points=game_points,
-            finished_at=utcnow(),
-        )
-    )
+) -> BoundStatement:
+    """The change that marks a match finished with its result."""
+    return FINISH_UPDATE, {
+        "match": match_id,
+        "winner": winner,
+        "deals": deals,
+        "points": game_points,
+        "finished_at": utcnow(),
+    }
 
 
 async def list_matches(

@@ -6,9 +6,9 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, Update, bindparam, delete, select, tuple_, update
+from sqlalchemy import Connection, bindparam, delete, select, tuple_, update
 
-from app.store.db import AsyncSession
+from app.store.db import AsyncSession, BoundStatement
 from app.store.models import Player, Table, TableSeat
 
 SeatRow = tuple[int, Player]
@@ -79,15 +79,20 @@ async def set_status(
     session: AsyncSession, table_id: str, status: str, *, match_id: int | None = None
 ) -> None:
     """Change a table's status, and its current match when one is given."""
-    await session.execute(status_update(table_id, status, match_id=match_id))
-
-
-def status_update(table_id: str, status: str, *, match_id: int | None = None) -> Update:
-    """The statement that changes a table's status (and its current match when given)."""
     values: dict[str, Any] = {"status": status}
     if match_id is not None:
         values["match_id"] = match_id
-    return update(Table).where(Table.id == table_id).values(**values)
+    await session.execute(update(Table).where(Table.id == table_id).values(**values))
+
+
+STATUS_UPDATE = (
+    update(Table).where(Table.id == bindparam("table")).values(status=bindparam("status"))
+)
+
+
+def status_update(table_id: str, status: str) -> BoundStatement:
+    """The change that sets a table's status (prebuilt, for the group commit)."""
+    return STATUS_UPDATE, {"table": table_id, "status": status}
 
 
 # One version step per row through the driver (see ``matches.SQLITE_APPEND``).
