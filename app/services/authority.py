@@ -527,6 +527,15 @@ class UpdateFrames(Mapping[str, Frame]):
             frame = self.rendered[viewer] = self.record.frame_for(seat, self.match_id)
         return frame
 
+    def get(self, viewer: str, default: Any = None) -> Any:
+        """``self[viewer]``, or ``default`` for a key that is no viewer (without raising)."""
+        if viewer in self.rendered:
+            return self.rendered[viewer]
+        try:
+            return self[viewer]
+        except KeyError:
+            return default
+
     def __iter__(self) -> Iterator[str]:
         return iter([*(viewer_key(seat) for seat in range(len(self.record.legal))), SPECTATOR])
 

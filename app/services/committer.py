@@ -8,9 +8,12 @@ the database cannot be reached at all, every waiting write is refused ``unavaila
 A write whose commit was cut off may still have been stored: the authority then reads the
 table back from the store before it takes another action (``TableAuthority.in_doubt``).
 
-A batch is written by one synchronous function (``store_batch``). On a SQLite file it runs in
-the committer's own thread with its own connection, start to end, while the event loop goes
-on serving the other tables; on other databases it runs on the async engine (``run_sync``).
+A batch is committed by a thread of the committer's own: it takes whatever writes are
+waiting, commits them, and answers the whole batch with one callback into the event loop, so
+the loop never waits on a statement and a batch costs it one turn. On a SQLite file the thread
+writes through a synchronous connection of its own (``store_batch``); on other databases
+(PostgreSQL) it hands the same function to the event loop's async engine (``run_sync``) and
+waits for it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,89 +72,97 @@ class VersionMoved(Exception):
     """A table was not at the version its authority expected (another writer)."""
 
 
+Answer = tuple[Write, Exception | None]  # a write and its refusal (None: committed)
+STOP = None  # put in the writer thread's inbox: finish what is queued, then end
+
+
 class Committer:
     """Collects ``Write``s and commits whatever is waiting in one transaction."""
 
     def __init__(self, engine: AsyncEngine, max_batch: int = 512) -> None:
         self.engine = engine
         self.max_batch = max_batch
-        # SQLite file: a synchronous engine and the one thread that uses it.
+        # SQLite file: a synchronous engine of the writer thread's own.
         self.writer = create_writer_engine(engine.url.render_as_string(hide_password=False))
-        self._thread = (
-            ThreadPoolExecutor(1, thread_name_prefix="committer") if self.writer else None
-        )
-        self._queue: asyncio.Queue[Write] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
+        self._inbox: queue.SimpleQueue[Write | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def submit(self, write: Write) -> None:
         """Return once ``write`` is committed; ``Conflict`` or ``Unavailable`` otherwise."""
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        write.done = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(write)
+        loop = asyncio.get_running_loop()
+        write.done = loop.create_future()
+        if self._thread is None or not self._thread.is_alive() or self._loop is not loop:
+            self._start(loop)
+        self._inbox.put(write)
         await write.done
 
     async def close(self) -> None:
-        """Stop the background task (waiting writes are refused) and the writer thread."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        if self._thread is not None and self.writer is not None:
-            # A batch already handed to the thread finishes first; then its connection closes.
-            await asyncio.get_running_loop().run_in_executor(self._thread, self.writer.dispose)
-            self._thread.shutdown()
-
-    async def _run(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < self.max_batch:
-                batch.append(self._queue.get_nowait())
-            try:
-                await self._store(batch)
-            except Exception as exc:  # never let the loop die: every write gets its answer
-                if isinstance(exc, STORE_ERRORS) and unreachable(exc):
-                    log.warning("the database is unreachable (%s)", type(exc).__name__)
-                    for write in batch:  # nobody's fault; trying each alone would not help
-                        _resolve(write, database_unavailable())
-                    continue
-                for write in batch:  # find the faulty write: each alone
-                    await self._store_alone(write)
-            else:
-                for write in batch:
-                    _resolve(write, None)
-
-    async def _store(self, batch: list[Write]) -> None:
+        """Stop the writer thread (writes already queued are committed first) and release
+        its connection."""
         if self._thread is not None:
-            await asyncio.get_running_loop().run_in_executor(self._thread, self._write, batch)
-            return
-        async with self.engine.begin() as connection:
-            await connection.run_sync(store_batch, batch)
+            self._inbox.put(STOP)
+            await asyncio.get_running_loop().run_in_executor(None, self._thread.join)
+            self._thread = None
+        if self.writer is not None:
+            self.writer.dispose()
+
+    def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._thread is not None:
+            self._inbox.put(STOP)  # a thread serving another (older) event loop
+        self._inbox, self._loop = queue.SimpleQueue(), loop
+        self._thread = threading.Thread(
+            target=self._serve, args=(self._inbox, loop), name="committer", daemon=True
+        )
+        self._thread.start()
+
+    def _serve(
+        self, inbox: queue.SimpleQueue[Write | None], loop: asyncio.AbstractEventLoop
+    ) -> None:
+        """The writer thread: take what is waiting, commit it, answer it; until STOP."""
+        store = self._write if self.writer is not None else self._in_loop(loop)
+        while True:
+            batch, stop = take(inbox, self.max_batch)
+            if batch:
+                answers = commit_batch(batch, store)
+                with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                    loop.call_soon_threadsafe(resolve, answers)
+            if stop:
+                return
 
     def _write(self, batch: list[Write]) -> None:
-        """In the writer thread: one transaction for the batch."""
+        """SQLite: one transaction for the batch on the thread's own connection."""
         assert self.writer is not None
         with self.writer.begin() as connection:
             store_batch(connection, batch)
 
-    async def _store_alone(self, write: Write) -> None:
+    def _in_loop(self, loop: asyncio.AbstractEventLoop) -> Callable[[list[Write]], None]:
+        """Other databases: one transaction for the batch on the event loop's async engine,
+        waited for from the writer thread."""
+
+        async def store(batch: list[Write]) -> None:
+            async with self.engine.begin() as connection:
+                await connection.run_sync(store_batch, batch)
+
+        return lambda batch: asyncio.run_coroutine_threadsafe(store(batch), loop).result()
+
+
+def take(inbox: queue.SimpleQueue[Write | None], most: int) -> tuple[list[Write], bool]:
+    """Block for one write, then take whatever else is waiting (at most ``most``); the flag
+    says STOP came."""
+    first = inbox.get()
+    if first is STOP:
+        return [], True
+    batch = [first]
+    while len(batch) < most:
         try:
-            await self._store([write])
-        except (VersionMoved, IntegrityError):
-            _resolve(write, Conflict("stale_version", "Another writer changed this table."))
-        except STORE_ERRORS as exc:
-            fields = fields_of(write)
-            if unreachable(exc):
-                log.warning("the database is unreachable (%s)", type(exc).__name__, extra=fields)
-                _resolve(write, database_unavailable())
-            else:
-                log.exception("the database refused an action's write", extra=fields)
-                _resolve(write, Unavailable("storage_failed", "The action could not be stored."))
-        except Exception as exc:
-            log.exception("storing an action failed", extra=fields_of(write))
-            _resolve(write, exc)
-        else:
-            _resolve(write, None)
+            write = inbox.get_nowait()
+        except queue.Empty:
+            break
+        if write is STOP:
+            return batch, True
+        batch.append(write)
+    return batch, False
 
 
 def store_batch(connection: Connection, batch: list[Write]) -> None:
@@ -163,15 +176,60 @@ def store_batch(connection: Connection, batch: list[Write]) -> None:
             connection.execute(statement, parameters)
 
 
+def commit_batch(batch: list[Write], store: Callable[[list[Write]], None]) -> list[Answer]:
+    """Store ``batch`` in one transaction; if that fails, each write alone (see the module)."""
+    try:
+        store(batch)
+    except Exception as exc:  # never let the writer die: every write gets its answer
+        if unreachable_store(exc):
+            return [(write, database_unavailable()) for write in batch]
+        answers: list[Answer] = []
+        for write in batch:  # find the faulty write: each alone
+            try:
+                store([write])
+            except Exception as alone:
+                answers.append((write, refusal(write, alone)))
+            else:
+                answers.append((write, None))
+        return answers
+    return [(write, None) for write in batch]
+
+
+def unreachable_store(exc: Exception) -> bool:
+    """True (and logged) when a batch failed because the database cannot be reached: nobody's
+    fault, and trying each write alone would not help."""
+    if isinstance(exc, STORE_ERRORS) and unreachable(exc):
+        log.warning("the database is unreachable (%s)", type(exc).__name__)
+        return True
+    return False
+
+
+def refusal(write: Write, exc: Exception) -> Exception:
+    """The answer to a write that failed alone: a conflict, ``unavailable``, or the error."""
+    fields = fields_of(write)
+    if isinstance(exc, (VersionMoved, IntegrityError)):
+        return Conflict("stale_version", "Another writer changed this table.")
+    if isinstance(exc, STORE_ERRORS):
+        if unreachable(exc):
+            log.warning("the database is unreachable (%s)", type(exc).__name__, extra=fields)
+            return database_unavailable()
+        log.error("the database refused an action's write", exc_info=exc, extra=fields)
+        return Unavailable("storage_failed", "The action could not be stored.")
+    log.error("storing an action failed", exc_info=exc, extra=fields)
+    return exc
+
+
 def fields_of(write: Write) -> dict[str, Any]:
     """Log fields of a write: its table and the version it was meant to follow."""
     return {"table_id": write.table_id, "version": write.version - 1}
 
 
-def _resolve(write: Write, error: Exception | None) -> None:
-    if write.done is None or write.done.done():
-        return
-    if error is None:
-        write.done.set_result(None)
-    else:
-        write.done.set_exception(error)
+def resolve(answers: list[Answer]) -> None:
+    """In the event loop: settle each write's future (a write whose waiter left is skipped)."""
+    for write, error in answers:
+        if write.done is None or write.done.done():
+            continue
+        if error is None:
+            write.done.set_result(None)
+        else:
+            write.done.set_exception(error)

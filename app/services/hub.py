@@ -79,8 +79,12 @@ class LocalHub:
 
     def publish(self, table_id: str, frames: Mapping[str, Frame]) -> None:
         """Deliver to each subscriber its viewer's frame (or the ``"*"`` frame)."""
-        for subscriber in list(self._subscribers.get(table_id, ())):
-            frame = frames.get(subscriber.viewer, frames.get(EVERYONE))
+        subscribers = self._subscribers.get(table_id)
+        if not subscribers:
+            return
+        everyone = frames.get(EVERYONE)
+        for subscriber in list(subscribers):
+            frame = frames.get(subscriber.viewer, everyone)
             if frame is not None:
                 subscriber.deliver(frame)
 

@@ -95,8 +95,10 @@ def status_update(table_id: str, status: str) -> BoundStatement:
     return STATUS_UPDATE, {"table": table_id, "status": status}
 
 
-# One version step per row through the driver (see ``matches.SQLITE_APPEND``).
-SQLITE_BUMP = "UPDATE tables SET version = version + 1 WHERE id = ? AND version = ?"
+# SQLite steps a batch of tables in one statement, as the action log does (see
+# ``matches.SQLITE_APPEND``); row values need SQLite 3.15 or later.
+SQLITE_BUMP = "UPDATE tables SET version = version + 1 WHERE (id, version) IN (VALUES "
+SQLITE_TABLES_PER_STATEMENT = 500
 
 
 def bump_versions(connection: Connection, moves: list[tuple[str, int]]) -> int:
@@ -107,7 +109,13 @@ def bump_versions(connection: Connection, moves: list[tuple[str, int]]) -> int:
     """
     dialect = connection.dialect.name
     if dialect == "sqlite":
-        return int(connection.exec_driver_sql(SQLITE_BUMP, moves).rowcount)
+        moved = 0
+        for start in range(0, len(moves), SQLITE_TABLES_PER_STATEMENT):
+            chunk = moves[start : start + SQLITE_TABLES_PER_STATEMENT]
+            statement = SQLITE_BUMP + ", ".join(["(?, ?)"] * len(chunk)) + ")"
+            values = tuple(value for move in chunk for value in move)
+            moved += int(connection.exec_driver_sql(statement, values).rowcount)
+        return moved
     if len(moves) > 1 and dialect == "postgresql":
         # asyncpg reports no row count for a many-parameter statement: one UPDATE over
         # every (id, expected) pair, counting the rows it returns.
