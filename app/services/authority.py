@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +39,7 @@ from app.services.errors import (
     Unavailable,
     database_unavailable,
 )
-from app.services.hub import EVERYONE, SPECTATOR, Frame, Hub, Subscriber, viewer_key
+from app.services.hub import EVERYONE, SPECTATOR, Frame, Hub, Subscriber, encode, viewer_key
 from app.services.rules import stored_rules
 from app.store import matches as match_store
 from app.store import tables as table_store
@@ -69,46 +69,62 @@ class SeatHolder:
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class VersionRecord:
-    """What one accepted action produced: its events and who may do what next."""
+    """What one accepted action produced: each viewer's ``update`` frame, already encoded.
+
+    The frames are rendered once, when the version is accepted, and kept as JSON text (one
+    per seat, then the spectator's): a table keeps about ``RECORDS_KEPT`` records for resuming
+    viewers, and text costs the garbage collector nothing where nested events and legal lists
+    made every collection walk hundreds of thousands of objects under load.
+    """
 
     version: int
-    events: tuple[Event, ...]
-    to_move: int | None
-    legal: tuple[list[dict[str, Any]], ...]
+    texts: tuple[str, ...]
 
-    def frame_for(self, seat: int | None, match_id: int | None) -> Frame:
-        """The ``update`` frame this viewer may see."""
-        events = [e for e in (event.for_viewer(seat) for event in self.events) if e is not None]
-        legal = self.legal[seat] if seat is not None and seat < len(self.legal) else []
-        return {
+    def frame_for(self, seat: int | None) -> str:
+        """The ``update`` frame this viewer may see, as sent."""
+        return self.texts[-1 if seat is None else seat]
+
+    def frames(self) -> dict[str, str]:
+        """Every viewer's frame by viewer key (for the hub)."""
+        *seats, spectator = self.texts
+        return {**{viewer_key(seat): text for seat, text in enumerate(seats)}, SPECTATOR: spectator}
+
+
+def record_of(
+    version: int, events: Sequence[Event], state: State, match_id: int | None
+) -> VersionRecord:
+    """The record of the action that produced ``state`` at ``version`` in match ``match_id``."""
+    texts = []
+    for seat in [*range(state.seats), None]:
+        legal = [] if seat is None else [action.to_json() for action in legal_actions(state, seat)]
+        frame = {
             "type": "update",
             "match_id": match_id,
-            "version": self.version,
-            "events": events,
-            "to_move": self.to_move,
+            "version": version,
+            "events": [e for e in (event.for_viewer(seat) for event in events) if e is not None],
+            "to_move": state.to_move,
             "legal": legal,
         }
-
-
-def record_of(version: int, events: Sequence[Event], state: State) -> VersionRecord:
-    """The record of the action that produced ``state`` at ``version``."""
-    legal = tuple(
-        [action.to_json() for action in legal_actions(state, seat)] for seat in range(state.seats)
-    )
-    return VersionRecord(version, tuple(events), state.to_move, legal)
+        texts.append(encode(frame))
+    return VersionRecord(version, tuple(texts))
 
 
 def replay(
-    rules: Rules, seed: str, dealer: int | None, log_rows: Iterable[ActionRecord], base: int
+    rules: Rules,
+    seed: str,
+    dealer: int | None,
+    log_rows: Iterable[ActionRecord],
+    base: int,
+    match_id: int,
 ) -> tuple[State, list[VersionRecord]]:
     """Rebuild a match from its seed and its action log, with every version's record."""
-    return advance(new_match(rules, seed, dealer), log_rows, base)
+    return advance(new_match(rules, seed, dealer), log_rows, base, match_id)
 
 
 def advance(
-    state: State, log_rows: Iterable[ActionRecord], base: int
+    state: State, log_rows: Iterable[ActionRecord], base: int, match_id: int | None
 ) -> tuple[State, list[VersionRecord]]:
     """Apply logged actions after version ``base`` to ``state``, with every version's record."""
     records: list[VersionRecord] = []
@@ -117,7 +133,7 @@ def advance(
         if row.version != expected:
             raise RuntimeError(f"action log has version {row.version}, expected {expected}")
         state, events = apply(state, Action.from_json(row.action), row.seat)
-        records.append(record_of(row.version, events, state))
+        records.append(record_of(row.version, events, state, row.match_id))
         expected += 1
     return state, records
 
@@ -186,7 +202,7 @@ class TableAuthority:
             "version": self.version,
         }
 
-    def welcome(self, seat: int | None) -> Frame:
+    def welcome(self, seat: int | None) -> dict[str, Any]:
         """A full snapshot for this viewer."""
         return {
             "type": "welcome",
@@ -220,7 +236,7 @@ class TableAuthority:
             "table": self.public_info(),
         }
         missing = self.records[since - kept_from :]
-        return [head, *(record.frame_for(seat, self.match_id) for record in missing)]
+        return [head, *(record.frame_for(seat) for record in missing)]
 
     async def attach(
         self,
@@ -320,7 +336,7 @@ class TableAuthority:
         except IllegalAction as exc:
             raise ActionRejected(exc.code, exc.message) from None
         await self._commit(seat, action, new_state)
-        self._follow(new_state, record_of(self.version + 1, events, new_state))
+        self._follow(new_state, record_of(self.version + 1, events, new_state, self.match_id))
         if self.shared:
             self.bus.action(self.table_id, self.match_id, self.version, seat, action.to_json())
         self._changed()
@@ -365,11 +381,13 @@ class TableAuthority:
         self.seats, self.status = seats, table.status
         if new_match and match is not None:
             rules = stored_rules(match.variant, match.rules)
-            state, records = replay(rules, match.seed, match.dealer, log_rows, match.base_version)
+            state, records = replay(
+                rules, match.seed, match.dealer, log_rows, match.base_version, match.id
+            )
             self._adopt_match(match.id, match.base_version, state, records)
             return True
         if log_rows and self.state is not None:
-            state, records = advance(self.state, log_rows, self.version)
+            state, records = advance(self.state, log_rows, self.version, self.match_id)
             for record in records:
                 self._follow(state, record)
             return True
@@ -401,7 +419,7 @@ class TableAuthority:
                 except (ActionError, IllegalAction):
                     await self.catch_up_or_log()
                     return
-                self._follow(state, record_of(version, events, state))
+                self._follow(state, record_of(version, events, state, match_id))
                 return
             await self.catch_up_or_log()
 
@@ -509,47 +527,7 @@ class TableAuthority:
         return [match_store.deals_update(self.match_id, deals, points)]
 
     def _publish(self, record: VersionRecord) -> None:
-        self.hub.publish(self.table_id, UpdateFrames(record, self.match_id))
-
-
-class UpdateFrames(Mapping[str, Frame]):
-    """Each viewer's ``update`` for one version, rendered only when a viewer of that kind is
-    listening (most tables have no spectator) and then once for all of them."""
-
-    def __init__(self, record: VersionRecord, match_id: int | None) -> None:
-        self.record, self.match_id = record, match_id
-        self.rendered: dict[str, Frame] = {}
-
-    def __getitem__(self, viewer: str) -> Frame:
-        frame = self.rendered.get(viewer)
-        if frame is None:
-            seat = seat_of_viewer(viewer, len(self.record.legal))  # KeyError: not a viewer
-            frame = self.rendered[viewer] = self.record.frame_for(seat, self.match_id)
-        return frame
-
-    def get(self, viewer: str, default: Any = None) -> Any:
-        """``self[viewer]``, or ``default`` for a key that is no viewer (without raising)."""
-        if viewer in self.rendered:
-            return self.rendered[viewer]
-        try:
-            return self[viewer]
-        except KeyError:
-            return default
-
-    def __iter__(self) -> Iterator[str]:
-        return iter([*(viewer_key(seat) for seat in range(len(self.record.legal))), SPECTATOR])
-
-    def __len__(self) -> int:
-        return len(self.record.legal) + 1
-
-
-def seat_of_viewer(viewer: str, seats: int) -> int | None:
-    """The seat behind a viewer key (None: spectator); KeyError for anything else."""
-    if viewer == SPECTATOR:
-        return None
-    if viewer.isdigit() and int(viewer) < seats:
-        return int(viewer)
-    raise KeyError(viewer)
+        self.hub.publish(self.table_id, record.frames())
 
 
 def seat_map(rows: Iterable[tuple[int, Any]]) -> dict[int, SeatHolder]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +25,7 @@ class Recorder:
         return viewer_key(self.seat)
 
     def deliver(self, frame: Frame) -> None:
-        self.frames.append(frame)
+        self.frames.append(json.loads(frame) if isinstance(frame, str) else frame)
 
 
 async def started_table(
@@ -46,8 +47,9 @@ async def play_random(
     while played < moves and authority.state is not None and not authority.state.match_over:
         seat = authority.state.to_move
         assert seat is not None
-        legal = authority.records[-1].legal[seat] if authority.records else None
-        if legal is None:
+        if authority.records:
+            legal = json.loads(authority.records[-1].frame_for(seat))["legal"]
+        else:
             legal = authority.welcome(seat)["view"]["legal"]
         await authority.act(players[seat].id, authority.version, rng.choice(legal))
         played += 1
