@@ -27,7 +27,11 @@ import time
 from pathlib import Path
 
 import httpx
-from players import Figures, run_table
+
+if __package__:  # imported as benchmarks.load (by the tests)
+    from benchmarks.players import Figures, run_table
+else:  # run as a script: the sibling module
+    from players import Figures, run_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
