@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from typing import Any
 
 import orjson
@@ -56,9 +57,13 @@ class Connection:
         self.websocket = websocket
         self.player_id = player_id
         self.seat: int | None = None
-        self.queue: asyncio.Queue[Frame] = asyncio.Queue(maxsize=limit)
+        self.limit = limit
+        # A plain deque and one wake-up future: an asyncio.Queue costs more per frame, and
+        # every move sends several.
+        self.queue: deque[Frame] = deque()
         self.closing = False
         self._pump: asyncio.Task[None] | None = None
+        self._wakeup: asyncio.Future[None] | None = None
 
     @property
     def viewer(self) -> str:
@@ -80,11 +85,14 @@ class Connection:
         """Queue a frame for this connection only; overflow closes it with 4008."""
         if self.closing:
             return
-        try:
-            self.queue.put_nowait(frame)
-        except asyncio.QueueFull:
+        if len(self.queue) >= self.limit:
             self.closing = True
             asyncio.get_running_loop().create_task(self._close_too_slow())
+            return
+        self.queue.append(frame)
+        wakeup = self._wakeup
+        if wakeup is not None and not wakeup.done():
+            wakeup.set_result(None)
 
     def start(self) -> None:
         """Start draining the queue into the socket."""
@@ -98,9 +106,13 @@ class Connection:
                 await self._pump
 
     async def _drain(self) -> None:
+        queue, send = self.queue, self.websocket.send_text
         while True:
-            frame = await self.queue.get()
-            await self.websocket.send_text(frame if isinstance(frame, str) else encode(frame))
+            while queue:
+                frame = queue.popleft()
+                await send(frame if isinstance(frame, str) else encode(frame))
+            self._wakeup = asyncio.get_running_loop().create_future()
+            await self._wakeup
 
     async def _close_too_slow(self) -> None:
         await self.stop()
