@@ -40,7 +40,12 @@ from app.services.errors import (
 )
 from app.store import matches as match_store
 from app.store import tables as table_store
-from app.store.db import BoundStatement, create_writer_engine
+from app.store.db import (
+    BoundStatement,
+    Checkpointer,
+    create_writer_engine,
+    sqlite_file_engine,
+)
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +87,11 @@ class Committer:
     def __init__(self, engine: AsyncEngine, max_batch: int = 512) -> None:
         self.engine = engine
         self.max_batch = max_batch
-        # SQLite file: a synchronous engine of the writer thread's own.
-        self.writer = create_writer_engine(engine.url.render_as_string(hide_password=False))
+        # SQLite file: a synchronous engine of the writer thread's own, and the write-ahead
+        # log folded back into the database beside it.
+        self._url = engine.url.render_as_string(hide_password=False)
+        self.writer = create_writer_engine(self._url)
+        self._checkpointer: Checkpointer | None = None
         self._inbox: queue.SimpleQueue[Write | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -106,8 +114,15 @@ class Committer:
             self._thread = None
         if self.writer is not None:
             self.writer.dispose()
+        if self._checkpointer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._checkpointer.close)
+            self._checkpointer = None
 
     def _start(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self.writer is not None and self._checkpointer is None:
+            checkpoints = sqlite_file_engine(self._url)
+            assert checkpoints is not None  # a SQLite file, as for the writer
+            self._checkpointer = Checkpointer(checkpoints)
         if self._thread is not None:
             self._inbox.put(STOP)  # a thread serving another (older) event loop
         self._inbox, self._loop = queue.SimpleQueue(), loop

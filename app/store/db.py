@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, Executable, event
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
     create_async_engine,
 )
+
+log = logging.getLogger(__name__)
 
 # A prebuilt statement and its parameters: a change that runs inside another transaction
 # (an action's result updates ride in the group commit's batch).
@@ -44,13 +48,19 @@ def _tune_sqlite(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-
     cursor.close()
 
 
-def create_writer_engine(url: str) -> Engine | None:
-    """A synchronous engine for a SQLite file, for the group commit's own thread (None for
-    other databases and for an in-memory SQLite, which a second connection would not see).
+def _no_autocheckpoint(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    # The group commit's connection leaves checkpoints to the Checkpointer's thread: a
+    # checkpoint inside a commit (SQLite's default every 1,000 pages) held up every table
+    # waiting on that batch.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.close()
 
-    The commit of a batch then runs start to end in that thread, while the event loop goes on
-    serving; through the async engine every statement would wait for a turn of the loop.
-    """
+
+def sqlite_file_engine(url: str, *, autocheckpoint: bool = True) -> Engine | None:
+    """A synchronous engine with one connection to a SQLite file, for a thread of its own
+    (None for other databases and for an in-memory SQLite, which a second connection would
+    not see)."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
         return None
@@ -59,7 +69,45 @@ def create_writer_engine(url: str) -> Engine | None:
         parsed.set(drivername="sqlite"), pool_size=1, max_overflow=0, hide_parameters=True
     )
     event.listen(engine, "connect", _tune_sqlite)
+    if not autocheckpoint:
+        event.listen(engine, "connect", _no_autocheckpoint)
     return engine
+
+
+def create_writer_engine(url: str) -> Engine | None:
+    """The group commit's engine for a SQLite file (see ``sqlite_file_engine``).
+
+    The commit of a batch runs start to end in the committer's thread, while the event loop
+    goes on serving; through the async engine every statement would wait for a turn of the
+    loop. Its checkpoints are left to a ``Checkpointer``.
+    """
+    return sqlite_file_engine(url, autocheckpoint=False)
+
+
+class Checkpointer:
+    """Folds a SQLite file's write-ahead log back into the database every ``interval``
+    seconds (``PRAGMA wal_checkpoint(PASSIVE)``), from a connection and a thread of its own:
+    a passive checkpoint waits for no reader or writer, and no commit waits for it."""
+
+    def __init__(self, engine: Engine, interval: float = 1.0) -> None:
+        self.engine, self.interval = engine, interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="checkpointer", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        """Stop (a checkpoint under way finishes first) and close the connection."""
+        self._stop.set()
+        self._thread.join()
+        self.engine.dispose()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                with self.engine.connect() as connection:
+                    connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except SQLAlchemyError as exc:  # the next round tries again
+                log.warning("a WAL checkpoint failed (%s)", type(exc).__name__)
 
 
 def create_engine(url: str) -> AsyncEngine:
