@@ -136,7 +136,7 @@ def parse(text: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """A client message as a dict, or the error frame that answers it."""
     try:
         message = orjson.loads(text)
-    except orjson.JSONDecodeError:  # also: nesting too deep, NaN, integers beyond 64 bits
+    except orjson.JSONDecodeError:  # also: nesting too deep, NaN
         return None, error_frame("bad_json", "The message is not valid JSON.")
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, error_frame("bad_message", "A message must be an object with a 'type'.")

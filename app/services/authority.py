@@ -112,19 +112,14 @@ def record_of(
 
 
 def replay(
-    rules: Rules,
-    seed: str,
-    dealer: int | None,
-    log_rows: Iterable[ActionRecord],
-    base: int,
-    match_id: int,
+    rules: Rules, seed: str, dealer: int | None, log_rows: Iterable[ActionRecord], base: int
 ) -> tuple[State, list[VersionRecord]]:
     """Rebuild a match from its seed and its action log, with every version's record."""
-    return advance(new_match(rules, seed, dealer), log_rows, base, match_id)
+    return advance(new_match(rules, seed, dealer), log_rows, base)
 
 
 def advance(
-    state: State, log_rows: Iterable[ActionRecord], base: int, match_id: int | None
+    state: State, log_rows: Iterable[ActionRecord], base: int
 ) -> tuple[State, list[VersionRecord]]:
     """Apply logged actions after version ``base`` to ``state``, with every version's record."""
     records: list[VersionRecord] = []
@@ -381,13 +376,11 @@ class TableAuthority:
         self.seats, self.status = seats, table.status
         if new_match and match is not None:
             rules = stored_rules(match.variant, match.rules)
-            state, records = replay(
-                rules, match.seed, match.dealer, log_rows, match.base_version, match.id
-            )
+            state, records = replay(rules, match.seed, match.dealer, log_rows, match.base_version)
             self._adopt_match(match.id, match.base_version, state, records)
             return True
         if log_rows and self.state is not None:
-            state, records = advance(self.state, log_rows, self.version, self.match_id)
+            state, records = advance(self.state, log_rows, self.version)
             for record in records:
                 self._follow(state, record)
             return True

@@ -141,9 +141,7 @@ class TableService:
                 assert match is not None
                 rows = await match_store.actions_of_match(session, match.id)
                 rules = stored_rules(match.variant, match.rules)
-                state, records = replay(
-                    rules, match.seed, match.dealer, rows, match.base_version, match.id
-                )
+                state, records = replay(rules, match.seed, match.dealer, rows, match.base_version)
                 if match.base_version + len(records) != table.version:
                     raise RuntimeError(f"table {table_id}: log does not reach its version")
                 authority.match_id = match.id
