@@ -146,7 +146,6 @@ async def test_sigkill_under_load_loses_no_acknowledged_action(tmp_path: Path) -
         first.send_signal(signal.SIGKILL)
         first.wait(10)
         acked_before_kill = run.acked
-        finished_before = sum(t.viewers[0].view.get("match_over", False) for t in tables)
 
     with served(database, port, log):
         await wait_healthy(base)
@@ -160,10 +159,13 @@ async def test_sigkill_under_load_loses_no_acknowledged_action(tmp_path: Path) -
         ]
 
     assert acked_before_kill >= run.kill_at
-    assert finished_before <= TABLES // 10, f"{finished_before} tables finished before the kill"
-    survivors = [t for t in tables if t.reconnects]
-    assert len(survivors) + finished_before == TABLES, "a table missed the restart"
-    assert all(t.reconnects == 1 for t in survivors)
+    # A table that never reconnected must have finished on frames the server sent before it
+    # died (some were still unread in the socket when the kill came); any other missed the
+    # restart.
+    unrestarted = [t for t in tables if not t.reconnects]
+    assert all(t.viewers[0].view["match_over"] for t in unrestarted), "a table missed the restart"
+    assert len(unrestarted) <= TABLES // 10, f"{len(unrestarted)} tables finished before the kill"
+    assert all(t.reconnects == 1 for t in tables if t.reconnects)
     for table, stored, views in zip(tables, logs, fresh, strict=True):
         versions = [entry["version"] for entry in stored["actions"]]
         assert versions == list(range(1, len(versions) + 1)), "a gap or a duplicate in the log"
