@@ -50,7 +50,6 @@ class Services:
         sessions = session_factory(engine)
         hub = hub or LocalHub()
         committer = Committer(engine)
-        shared = settings.redis_url is not None
         workers = settings.bot_workers
         bots = BotSeats(
             (lambda: process_pool(workers))
@@ -59,9 +58,7 @@ class Services:
             settings.bot_pause,
             settings.bot_budget,
         )
-        tables = TableService(
-            sessions, hub, committer, settings.public_url, shared=shared, bots=bots
-        )
+        tables = TableService(sessions, hub, committer, settings.public_url, bots=bots)
         bus = None
         if settings.redis_url is not None:
             bus = RedisBus(settings.redis_url, tables.on_bus_message, tables.check_all)

@@ -154,9 +154,8 @@ class TableAuthority:
     state: State | None = None
     records: list[VersionRecord] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    # Other workers share the database: check the store before trusting memory (see
-    # ``catch_up``) and tell them about every accepted action through ``bus``.
-    shared: bool = False
+    # With a bus, other workers share the database: check the store before trusting memory
+    # (see ``catch_up``) and tell them about every accepted action through the bus.
     bus: Bus = NO_BUS
     # Called after this worker starts a match or accepts an action (bots move from here).
     on_change: Callable[[TableAuthority], None] | None = None
@@ -166,6 +165,11 @@ class TableAuthority:
     in_doubt: bool = False
 
     # -- reading -------------------------------------------------------------------------
+
+    @property
+    def shared(self) -> bool:
+        """True when other workers share this table's database (there is a bus to them)."""
+        return self.bus is not NO_BUS
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The seat this player holds here, or None (spectator)."""

@@ -2,9 +2,10 @@
 
 Each table has exactly one ``TableAuthority`` in this process; ``TableService.authority``
 loads it on first use (replaying a live or finished match from its log). When several
-workers share the database (``shared``), seat and match changes hold the table's row lock,
-each change is announced on the bus, and other workers' announcements reach the authority
-here (``on_bus_message``); a periodic check against the store covers lost messages.
+workers share the database (``shared``: there is a bus), seat and match changes hold the
+table's row lock, each change is announced on the bus, and other workers' announcements
+reach the authority here (``on_bus_message``); a periodic check against the store covers
+lost messages.
 """
 
 from __future__ import annotations
@@ -58,7 +59,6 @@ class TableService:
         public_url: str,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
         bus: Bus = NO_BUS,
-        shared: bool = False,
         bots: BotSeats | None = None,
     ) -> None:
         self.sessions = sessions
@@ -69,9 +69,13 @@ class TableService:
         self._authorities: dict[str, TableAuthority] = {}
         self._loading = asyncio.Lock()
         self.bus = bus
-        self.shared = shared
         self._following: set[asyncio.Task[None]] = set()
         self.bots = bots
+
+    @property
+    def shared(self) -> bool:
+        """True when other workers share the database (there is a bus to them)."""
+        return self.bus is not NO_BUS
 
     # -- players -------------------------------------------------------------------------
 
@@ -133,7 +137,6 @@ class TableService:
                 hub=self.hub,
                 committer=self.committer,
                 seats=seat_map(seats),
-                shared=self.shared,
                 bus=self.bus,
             )
             if table.match_id is not None:
