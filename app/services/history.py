@@ -14,10 +14,10 @@ from app.services.errors import Conflict, Invalid, NotFound
 from app.store import Match
 from app.store import matches as match_store
 from app.store.db import AsyncSession
-from app.store.matches import MatchSeatRow
+from app.store.players import SeatRow
 
 
-def match_json(match: Match, seats: list[MatchSeatRow]) -> dict[str, Any]:
+def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
     """A match's public record."""
     return {
         "id": match.id,

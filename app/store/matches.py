@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, select, update
 
 from app.store.db import AsyncSession, BoundStatement
-from app.store.models import ActionRecord, Match, MatchSeat, Player, utcnow
-
-MatchSeatRow = tuple[int, Player]
+from app.store.models import ActionRecord, Match, MatchSeat, utcnow
+from app.store.players import SeatRow, seated
 
 
 async def add_match(
@@ -111,21 +109,9 @@ async def list_matches(
 
 async def seats_of_matches(
     session: AsyncSession, match_ids: Iterable[int]
-) -> dict[int, list[MatchSeatRow]]:
+) -> dict[int, list[SeatRow]]:
     """For each match id, ``(seat, player)`` in seat order."""
-    wanted = set(match_ids)
-    result: dict[int, list[MatchSeatRow]] = defaultdict(list)
-    if not wanted:
-        return result
-    query = (
-        select(MatchSeat.match_id, MatchSeat.seat, Player)
-        .join(Player, Player.id == MatchSeat.player_id)
-        .where(MatchSeat.match_id.in_(wanted))
-        .order_by(MatchSeat.match_id, MatchSeat.seat)
-    )
-    for match_id, seat, player in await session.execute(query):
-        result[match_id].append((seat, player))
-    return result
+    return await seated(session, MatchSeat.match_id, MatchSeat.seat, MatchSeat.player_id, match_ids)
 
 
 async def actions_of_match(session: AsyncSession, match_id: int) -> list[ActionRecord]:

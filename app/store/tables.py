@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, select, tuple_, update
 
 from app.store.db import AsyncSession, BoundStatement
-from app.store.models import Player, Table, TableSeat
-
-SeatRow = tuple[int, Player]
+from app.store.models import Table, TableSeat
+from app.store.players import SeatRow, seated
 
 
 async def add_table(session: AsyncSession, **fields: Any) -> Table:
@@ -47,19 +45,7 @@ async def live_tables(session: AsyncSession) -> list[Table]:
 
 async def seats_of(session: AsyncSession, table_ids: Iterable[str]) -> dict[str, list[SeatRow]]:
     """For each table id, its occupied seats as ``(seat, player)`` in seat order."""
-    wanted = set(table_ids)
-    result: dict[str, list[SeatRow]] = defaultdict(list)
-    if not wanted:
-        return result
-    query = (
-        select(TableSeat.table_id, TableSeat.seat, Player)
-        .join(Player, Player.id == TableSeat.player_id)
-        .where(TableSeat.table_id.in_(wanted))
-        .order_by(TableSeat.table_id, TableSeat.seat)
-    )
-    for table_id, seat, player in await session.execute(query):
-        result[table_id].append((seat, player))
-    return result
+    return await seated(session, TableSeat.table_id, TableSeat.seat, TableSeat.player_id, table_ids)
 
 
 async def take_seat(session: AsyncSession, table_id: str, seat: int, player_id: str) -> None:
