@@ -7,12 +7,14 @@ service; scripts/test installs redis-server when it is missing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -129,3 +131,24 @@ class Worker:
 
     def log_lines(self) -> list[str]:
         return self.log_path.read_text(errors="replace").splitlines()
+
+
+@contextlib.asynccontextmanager
+async def two_workers(
+    database_url: str, redis_url: str, log_dir: Path
+) -> AsyncIterator[tuple[Worker, Worker]]:
+    """Two healthy workers on one database and one redis-server; killed on the way out."""
+    one = Worker(database_url, redis_url, log_dir, "worker1")
+    two = Worker(database_url, redis_url, log_dir, "worker2")
+    try:
+        await one.wait_healthy()
+        await two.wait_healthy()
+        yield one, two
+    finally:
+        one.kill()
+        two.kill()
+
+
+def client(worker: Worker) -> httpx.AsyncClient:
+    """An HTTP client for one worker's REST API."""
+    return httpx.AsyncClient(base_url=f"http://{worker.base}", timeout=10)

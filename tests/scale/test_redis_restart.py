@@ -15,11 +15,10 @@ import asyncio
 import random
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.pg import PostgresCluster
-from tests.scale.cluster import RedisServer, Worker
+from tests.scale.cluster import RedisServer, client, two_workers
 from tests.scale.test_two_workers import (
     check_every_version_once,
     connect_across,
@@ -36,15 +35,12 @@ async def test_a_redis_restart_loses_no_update(pg_cluster: PostgresCluster, tmp_
     database = in_thread(lambda: asyncio.run(pg_cluster.fresh_database()))
     redis = RedisServer()  # its own: this one is restarted mid-test
     redis.start()
-    one = Worker(database, redis.url, tmp_path, "worker1")
-    two = Worker(database, redis.url, tmp_path, "worker2")
     rng = random.Random(7)
     try:
-        await one.wait_healthy()
-        await two.wait_healthy()
         async with (
-            httpx.AsyncClient(base_url=f"http://{one.base}", timeout=10) as http1,
-            httpx.AsyncClient(base_url=f"http://{two.base}", timeout=10) as http2,
+            two_workers(database, redis.url, tmp_path) as (one, two),
+            client(one) as http1,
+            client(two) as http2,
         ):
             api1, api2 = Api(http1), Api(http2)
             anna, bela, table, joined = await start_match(api1, api2)
@@ -63,11 +59,9 @@ async def test_a_redis_restart_loses_no_update(pg_cluster: PostgresCluster, tmp_
                 metric((await http.get("/metrics")).text, "talon_bus_errors_total")
                 for http in (http1, http2)
             ]
-        for viewer in everyone:
-            await viewer.nothing_more()
+            for viewer in everyone:
+                await viewer.nothing_more()
     finally:
-        one.kill()
-        two.kill()
         redis.cleanup()
 
     check_every_version_once(log, everyone)

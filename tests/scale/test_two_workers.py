@@ -18,12 +18,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from app.engine import Action, Rules, apply, new_match, redact, view
 from tests.pg import PostgresCluster
-from tests.scale.cluster import RedisServer, Worker
+from tests.scale.cluster import RedisServer, Worker, client, two_workers
 from tests.support import Api, FoldingViewer, in_thread, pick
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
@@ -159,16 +158,9 @@ async def test_a_match_across_two_workers_survives_killing_one(
     pg_cluster: PostgresCluster, redis_server: RedisServer, tmp_path: Path
 ) -> None:
     database = in_thread(lambda: asyncio.run(pg_cluster.fresh_database()))
-    one = Worker(database, redis_server.url, tmp_path, "worker1")
-    two = Worker(database, redis_server.url, tmp_path, "worker2")
     rng = random.Random(66)
-    try:
-        await one.wait_healthy()
-        await two.wait_healthy()
-        async with (
-            httpx.AsyncClient(base_url=f"http://{one.base}", timeout=10) as http1,
-            httpx.AsyncClient(base_url=f"http://{two.base}", timeout=10) as http2,
-        ):
+    async with two_workers(database, redis_server.url, tmp_path) as (one, two):
+        async with client(one) as http1, client(two) as http2:
             api1, api2 = Api(http1), Api(http2)
             # B joins through worker 2; worker 1 learns of the match through Redis.
             anna, bela, table, joined = await start_match(api1, api2)
@@ -188,7 +180,7 @@ async def test_a_match_across_two_workers_survives_killing_one(
         await send_action(a, rng, "in-flight")
         one.kill()
 
-        async with httpx.AsyncClient(base_url=f"http://{two.base}", timeout=10) as http2:
+        async with client(two) as http2:
             now = (await Api(http2).call("GET", f"/api/tables/{table['id']}"))["version"]
             assert now in (a.version, a.version + 1)
             await a.connect(two, table["id"], since=a.version)
@@ -200,9 +192,6 @@ async def test_a_match_across_two_workers_survives_killing_one(
             metrics = (await http2.get("/metrics")).text
         for viewer in everyone:
             await viewer.nothing_more()
-    finally:
-        one.kill()
-        two.kill()
 
     check_every_version_once(log, everyone)
 
