@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import resource
 import signal
 import socket
@@ -29,9 +28,9 @@ from pathlib import Path
 import httpx
 
 if __package__:  # imported as benchmarks.load (by the tests)
-    from benchmarks.players import Figures, run_table
+    from benchmarks.players import Figures, play_tables
 else:  # run as a script: the sibling module
-    from players import Figures, run_table
+    from players import Figures, play_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -140,27 +139,13 @@ async def main(args: argparse.Namespace) -> None:
             await wait_healthy(http)
             tables = await asyncio.gather(*(set_up_table(http, n) for n in range(args.tables)))
         figures = Figures()
-        rng = random.Random(args.seed)
         print(f"{len(tables)} tables set up; playing", file=sys.stderr, flush=True)
         server_cpu = cpu_seconds(process.pid) if process else None
         own_cpu = own_cpu_seconds()
         busy = machine_busy_seconds()
         started = time.perf_counter()
         deadline = started + args.duration
-        await asyncio.gather(
-            *(
-                run_table(
-                    base,
-                    table_id,
-                    tokens,
-                    figures,
-                    deadline,
-                    args.max_moves,
-                    random.Random(rng.random()),
-                )
-                for table_id, tokens in tables
-            )
-        )
+        await play_tables(tables, [base], figures, deadline, args.max_moves, args.seed)
         elapsed = time.perf_counter() - started
         own_cpu = own_cpu_seconds() - own_cpu
         busy = machine_busy_seconds() - busy

@@ -173,7 +173,7 @@ class TablePlay:
 
 
 async def run_table(
-    base: str | list[str],
+    bases: list[str],
     table_id: str,
     tokens: list[str],
     figures: Figures,
@@ -181,9 +181,35 @@ async def run_table(
     limit: int,
     rng: random.Random,
 ) -> None:
-    """Play one table (``base`` is host:port, or one per seat) until it stops."""
-    bases = [base] * len(tokens) if isinstance(base, str) else base
+    """Play one table (each seat on its own ``host:port``) until it stops."""
     table = TablePlay(figures, deadline, limit, rng)
     await table.open([f"ws://{b}/ws/tables/{table_id}" for b in bases], tokens)
     await table.done
     await asyncio.gather(*(socket.closed for socket in table.sockets))
+
+
+async def play_tables(
+    tables: list[tuple[str, list[str]]],
+    bases: list[str],
+    figures: Figures,
+    deadline: float,
+    limit: int,
+    seed: int,
+) -> None:
+    """Play every ``(table id, tokens)`` at once. Table n seats its players on servers n and
+    n + 1 of ``bases`` (with one server, both on it)."""
+    rng = random.Random(seed)
+    await asyncio.gather(
+        *(
+            run_table(
+                [bases[n % len(bases)], bases[(n + 1) % len(bases)]],
+                table_id,
+                tokens,
+                figures,
+                deadline,
+                limit,
+                random.Random(rng.random()),
+            )
+            for n, (table_id, tokens) in enumerate(tables)
+        )
+    )

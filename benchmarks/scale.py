@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -30,7 +29,7 @@ from load import (
     set_up_table,
     wait_healthy,
 )
-from players import Figures, run_table
+from players import Figures, play_tables
 
 sys.path.insert(0, str(ROOT))
 
@@ -86,24 +85,10 @@ async def measure(args: argparse.Namespace, bases: list[str], pids: list[int]) -
         for client in clients:
             await client.aclose()
     figures = Figures()
-    rng = random.Random(args.seed)
     cpu_before = [cpu_seconds(pid) or 0.0 for pid in pids]
     started = time.perf_counter()
     deadline = started + args.duration
-    await asyncio.gather(
-        *(
-            run_table(
-                [bases[n % len(bases)], bases[(n + 1) % len(bases)]],
-                table_id,
-                tokens,
-                figures,
-                deadline,
-                args.max_moves,
-                random.Random(rng.random()),
-            )
-            for n, (table_id, tokens) in enumerate(tables)
-        )
-    )
+    await play_tables(tables, bases, figures, deadline, args.max_moves, args.seed)
     elapsed = time.perf_counter() - started
     cpu = [(cpu_seconds(pid) or 0.0) - before for pid, before in zip(pids, cpu_before, strict=True)]
     report(args, figures, elapsed, pids, cpu)
