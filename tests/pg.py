@@ -34,6 +34,7 @@ class PostgresCluster:
         self.root = Path(tempfile.mkdtemp(prefix="talon-pg-"))
         self.port = free_port()
         self.data = self.root / "data"
+        self.listen = "127.0.0.1"  # listen_addresses ("*" for containers on a bridge)
         self._count = 0
 
     @staticmethod
@@ -64,7 +65,7 @@ class PostgresCluster:
     def serve(self) -> None:
         """Start the server on the existing data folder (again, after ``halt``)."""
         options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+            f"-p {self.port} -k {self.root} -c listen_addresses='{self.listen}' "
             "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         )
         log = str(self.root / "server.log")

@@ -33,33 +33,50 @@ def redis_binary() -> str:
 
 
 class RedisServer:
-    """One redis-server on a free port, no persistence; can be restarted on the same port."""
+    """One redis-server on a free port, no persistence; can be restarted on the same port.
+    Listens on loopback unless told ``bind`` (then give it a ``password``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, bind: str = "127.0.0.1", password: str | None = None) -> None:
         self.port = free_port()
+        self.bind, self.password = bind, password
         self.root = Path(tempfile.mkdtemp(prefix="talon-redis-"))
         self.process: subprocess.Popen[bytes] | None = None
 
+    def url_at(self, host: str) -> str:
+        """The URL a client reaching this server at ``host`` uses."""
+        auth = f":{self.password}@" if self.password else ""
+        return f"redis://{auth}{host}:{self.port}/0"
+
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return self.url_at("127.0.0.1")
 
     def start(self) -> None:
         """Start and wait until it answers PING."""
         command = [
             redis_binary(),
             "--port", str(self.port),
-            "--bind", "127.0.0.1",
+            "--bind", self.bind,
             "--save", "",
             "--appendonly", "no",
             "--dir", str(self.root),
         ]  # fmt: skip
+        auth: list[str] = []
+        if self.password:
+            command += ["--requirepass", self.password]
+            auth = ["-a", self.password, "--no-auth-warning"]
         log = (self.root / "redis.log").open("ab")
         self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             probe = subprocess.run(
-                [redis_binary().replace("redis-server", "redis-cli"), "-p", str(self.port), "ping"],
+                [
+                    redis_binary().replace("redis-server", "redis-cli"),
+                    "-p",
+                    str(self.port),
+                    *auth,
+                    "ping",
+                ],
                 capture_output=True,
             )
             if probe.stdout.strip() == b"PONG":
