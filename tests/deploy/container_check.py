@@ -266,10 +266,23 @@ def run(keep_work: bool) -> None:
                 f"the base image {base} is not here and is never pulled by this check: "
                 "pull it, or build a stand-in (README, 'Running with Docker')"
             )
+        about = "\n".join(
+            [
+                ". /etc/os-release; echo $PRETTY_NAME",
+                "python --version",
+                "command -v python",
+            ]
+        )
+        described = podman("run", "--rm", base, "sh", "-c", about).stdout.split("\n")
+        check.figures["base"] = f"{base}: {', '.join(line for line in described if line)}"
+        previous = podman("image", "inspect", "--format", "{{.Id}}", IMAGE, check=False).stdout
         started = time.monotonic()
         build(IMAGE, work / "build.log")
         check.figures["build_s"] = time.monotonic() - started
-        say(f"built {IMAGE} from the Dockerfile on {base} in {check.figures['build_s']:.0f} s")
+        say(f"built {IMAGE} in {check.figures['build_s']:.0f} s on {check.figures['base']}")
+        now = podman("image", "inspect", "--format", "{{.Id}}", IMAGE).stdout
+        if previous.strip() and previous != now:  # the last build's image, now untagged
+            podman("rmi", previous.strip(), check=False)
         env = check.services()
         check.start_apps(env)
         check.start_proxy()
