@@ -133,7 +133,8 @@ class Check:
         }
 
     def start_apps(self, env: dict[str, str]) -> None:
-        output = self.pods.once(IMAGE, self.network, env, "talon", "migrate")
+        migrated = self.pods.once(IMAGE, self.network, env, "talon", "migrate")
+        output = migrated.stdout + migrated.stderr
         revision = asyncio.run(database_revision(self.cluster))
         self.figures["migration"] = revision
         say(f"talon migrate: database at revision {revision}")
@@ -253,6 +254,44 @@ class Check:
             f"accepted, then {ATTEMPTS - accepted} refused with 429 rate_limited"
         )
 
+    def forged_past_the_proxy(self) -> None:
+        """The same sign-ups sent straight to the surviving worker from another container
+        on the network: its forged headers are not trusted (it is not the proxy), so its own
+        address meets the limit."""
+        survivor = next(name for name in APPS if name != self.figures["victim"])
+        answered = self.pods.once(
+            IMAGE,
+            self.network,
+            {"TARGET": f"http://{self.addresses[survivor]}:8000", "ATTEMPTS": str(ATTEMPTS)},
+            "python",
+            "-c",
+            DIRECT_SIGNUPS,
+        )
+        statuses = [int(word) for word in answered.stdout.split()]
+        assert statuses == [201] * LIMIT + [429] * (ATTEMPTS - LIMIT), statuses
+        self.figures["forged_direct"] = (LIMIT, ATTEMPTS - LIMIT)
+        say(
+            f"{ATTEMPTS} forged sign-ups straight to {survivor} from another container: "
+            f"{LIMIT} accepted, then {ATTEMPTS - LIMIT} refused (its header was not trusted)"
+        )
+
+
+# Run in a container on the network: sign-ups with forged X-Forwarded-For, statuses printed.
+DIRECT_SIGNUPS = """
+import json, os, urllib.error, urllib.request
+for number in range(int(os.environ["ATTEMPTS"])):
+    request = urllib.request.Request(
+        os.environ["TARGET"] + "/api/players",
+        data=json.dumps({"name": f"Forger {number}"}).encode(),
+        headers={"Content-Type": "application/json", "X-Forwarded-For": f"192.0.2.{number + 1}"},
+    )
+    try:
+        status = urllib.request.urlopen(request, timeout=10).status
+    except urllib.error.HTTPError as error:
+        status = error.code
+    print(status)
+"""
+
 
 def run(keep_work: bool) -> None:
     with contextlib.ExitStack() as stack:
@@ -290,6 +329,7 @@ def run(keep_work: bool) -> None:
         try:
             asyncio.run(check.match())
             asyncio.run(check.forged())
+            check.forged_past_the_proxy()
         except BaseException:
             for name in APPS:
                 log = check.pods.logs(name)

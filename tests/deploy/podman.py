@@ -81,13 +81,12 @@ class Podman:
         info = json.loads(podman("inspect", full).stdout)[0]
         return str(info["NetworkSettings"]["Networks"][network]["IPAddress"])
 
-    def once(self, image: str, network: str, env: dict[str, str], *command: str) -> str:
-        """Run a command in a container that is removed when it ends; its output."""
+    def once(
+        self, image: str, network: str, env: dict[str, str], *command: str
+    ) -> subprocess.CompletedProcess[str]:
+        """Run a command in a container that is removed when it ends (raises if it fails)."""
         settings = [item for key, value in env.items() for item in ("-e", f"{key}={value}")]
-        result = podman(
-            "run", "--rm", "--network", network, *settings, image, *command, timeout=300
-        )
-        return result.stdout + result.stderr
+        return podman("run", "--rm", "--network", network, *settings, image, *command, timeout=300)
 
     def kill(self, name: str) -> None:
         """SIGKILL a container's processes, as a crash would."""
