@@ -7,11 +7,13 @@ two app containers, and Debian's nginx on the host running the shipped ``deploy/
 WebSockets (two players and a spectator), the app container of the first player killed with
 SIGKILL while that player's action is in flight, the match finished through the other one
 with every version seen exactly once by every viewer, then 40 sign-ups with forged
-``X-Forwarded-For`` headers against the sign-up limit of 30. Every container, network,
+``X-Forwarded-For`` headers against the sign-up limit of 30, through nginx and straight to the
+surviving container from another container (not trusted as a proxy). Every container, network,
 process and folder it starts is removed on the way out, also when a step fails.
 
-Run: ``scripts/container-test`` (``--keep-image`` leaves nothing else behind either; the
-built image is tagged ``localhost/talon:local`` and kept for the next build's cache).
+Run: ``scripts/container-test`` (``--keep-work`` keeps the folder with the build and
+container logs). The built image is tagged ``localhost/talon:local`` and kept for the next
+build's cache; the one it replaces is removed.
 """
 
 from __future__ import annotations
