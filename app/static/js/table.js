@@ -446,19 +446,27 @@ export function tablePage(root, tableId, navigate) {
     const s = state.summary;
     if (!s) return null;
     const v = state.view;
+    const over = s.match || v.match_over;
     const parts = [];
-    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.trick.cards));
-    if (s.match || v.match_over) parts.push(...matchEnd(v));
-    else {
-      parts.push(
-        h("div", { class: "dialog-buttons" },
-          h("button", { class: "button primary", type: "button", "data-action": "continue", onclick: () => { state.summary = null; render(); } }, t("continue"))),
-      );
-    }
+    if (over) parts.push(...matchEnd(v));
+    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.trick.cards, over ? "deal-title" : "dialog-title"));
+    if (over) parts.push(dealsTable(v));
+    const buttons = over
+      ? [
+          seated() ? h("button", { class: "button primary", type: "button", "data-action": "rematch", onclick: rematch }, t("rematch")) : null,
+          h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
+        ]
+      : [h("button", { class: "button primary", type: "button", "data-action": "continue", onclick: () => { state.summary = null; render(); } }, t("continue"))];
+    // The buttons sit in a footer that never scrolls away, however many deals the match had.
     return h(
       "div",
       { class: "overlay" },
-      h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title", "data-testid": "summary" }, parts),
+      h(
+        "div",
+        { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title", "data-testid": "summary" },
+        h("div", { class: "dialog-body" }, parts),
+        h("div", { class: "dialog-buttons" }, buttons),
+      ),
     );
   }
 
@@ -466,23 +474,22 @@ export function tablePage(root, tableId, navigate) {
     const n = names();
     const w = v.match_winner;
     const gp = v.game_points;
+    const others = gp.filter((_, seat) => seat !== w);
     return [
-      h("h2", { id: state.summary.result ? null : "dialog-title", class: "match-title" }, t("match_over")),
-      h("p", { class: "winner-line big", "data-testid": "match-winner" }, t("match_winner", { name: n[w], a: gp[w], b: gp[(w + 1) % gp.length] })),
-      h(
-        "table",
-        { class: "summary deals" },
-        h("caption", {}, t("deals")),
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), n.map((x) => h("th", { scope: "col" }, x)))),
-        h("tbody", {}, v.deal_results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.deal_no)), r.game_points.map((x) => h("td", {}, String(x)))))),
-      ),
-      h(
-        "div",
-        { class: "dialog-buttons" },
-        seated() ? h("button", { class: "button primary", type: "button", "data-action": "rematch", onclick: rematch }, t("rematch")) : null,
-        h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
-      ),
+      h("h2", { id: "dialog-title", class: "match-title" }, t("match_over")),
+      h("p", { class: "winner-line big", "data-testid": "match-winner" }, t("match_winner", { name: n[w], a: gp[w], b: others.join(":") })),
     ];
+  }
+
+  function dealsTable(v) {
+    const n = names();
+    return h(
+      "table",
+      { class: "summary deals" },
+      h("caption", {}, t("deals")),
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), n.map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, v.deal_results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.deal_no)), r.game_points.map((x) => h("td", {}, String(x)))))),
+    );
   }
 
   refreshTable().then(() => {
