@@ -87,12 +87,12 @@ def play(
     table: dict[str, Any],
     players: list[dict[str, Any]],
     rng: random.Random,
-    until: Callable[[list[dict[str, Any]]], bool],
+    until: Callable[[list[Seat]], bool],
     choose: Choose = no_close,
     limit: int = 2000,
 ) -> int:
-    """Play chosen legal actions until ``until(events of the last update)`` holds or the match
-    ends; returns the table's version then."""
+    """Play chosen legal actions until ``until(seats)`` holds or the match ends; returns the
+    table's version then."""
     host = base.removeprefix("http://")
     with contextlib.ExitStack() as stack:
         sockets = [
@@ -101,7 +101,7 @@ def play(
         seats = [Seat(socket, p["token"]) for socket, p in zip(sockets, players, strict=True)]
         for _ in range(limit):
             mover = seats[0].to_move
-            if mover is None or until(seats[0].events):
+            if mover is None or until(seats):
                 return seats[0].version
             actor = seats[mover]
             action = choose(actor.legal, rng)
@@ -113,6 +113,16 @@ def play(
     raise AssertionError("the match did not end")
 
 
-def event_seen(kind: str) -> Callable[[list[dict[str, Any]]], bool]:
+def event_seen(kind: str) -> Callable[[list[Seat]], bool]:
     """``until`` for ``play``: stop right after an update with an event of this type."""
-    return lambda events: any(e["type"] == kind for e in events)
+    return lambda seats: any(e["type"] == kind for e in seats[0].events)
+
+
+def may(seat: int, kind: str) -> Callable[[list[Seat]], bool]:
+    """``until`` for ``play``: stop when ``seat`` may take an action of this type."""
+    return lambda seats: any(a["type"] == kind for a in seats[seat].legal)
+
+
+def never(seats: list[Seat]) -> bool:
+    """``until`` for ``play``: play on to the end of the match."""
+    return False

@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import live_table, play, sit_as
+from tests.e2e.drive import live_table, never, play, sit_as
 
 
 def test_after_a_long_match_rematch_and_lobby_stay_on_a_laptop_screen(
@@ -19,7 +19,7 @@ def test_after_a_long_match_rematch_and_lobby_stay_on_a_laptop_screen(
     sit_as(anna.context, players[0])
     anna.goto(f"/t/{table['id']}")
     expect(anna.locator(".hand.mine .card")).to_have_count(6)
-    play(server.url, table, players, random.Random(11), until=lambda events: False)
+    play(server.url, table, players, random.Random(11), never)
     expect(anna.get_by_test_id("match-winner")).to_contain_text("wins the match")
     assert anna.locator("table.deals tbody tr").count() >= 4
     expect(anna.locator("[data-action=rematch]")).to_be_in_viewport(ratio=1)

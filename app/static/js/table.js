@@ -22,6 +22,7 @@ export function tablePage(root, tableId, navigate) {
     showLast: false,
     summary: null, // {result, game_points, trick, match}
     confirmResign: false,
+    confirm: null, // "close" or "claim" while the player is asked to confirm it
     marriageFor: null,
     announcements: [],
     focusCard: null,
@@ -57,6 +58,7 @@ export function tablePage(root, tableId, navigate) {
         state.view = fold(state.view, frame);
         state.version = frame.version;
         state.marriageFor = null;
+        if (state.confirm && !frame.legal.some((a) => a.type === state.confirm)) state.confirm = null;
         announce(frame.events, before);
         render();
       },
@@ -384,8 +386,11 @@ export function tablePage(root, tableId, navigate) {
       const types = new Set(legal().map((a) => a.type));
       if (state.marriageFor) actions.append(marriageChoice(state.marriageFor));
       if (types.has("exchange")) actions.append(actionButton("exchange", t("exchange")));
-      if (types.has("close")) actions.append(actionButton("close", t("close")));
-      if (types.has("claim")) actions.append(actionButton("claim", t("claim_66"), "primary"));
+      if (state.confirm) actions.append(confirmPanel(state.confirm));
+      else {
+        if (types.has("close")) actions.append(riskyButton("close", t("close")));
+        if (types.has("claim")) actions.append(riskyButton("claim", t("claim_66")));
+      }
       if (!v.match_over) {
         if (state.confirmResign) {
           actions.append(
@@ -411,6 +416,65 @@ export function tablePage(root, tableId, navigate) {
         { class: "announcements", "aria-live": "polite", "aria-label": "announcements" },
         state.announcements.map((a, i) => h("li", { class: i === 0 ? "fresh" : "" }, a.text)),
       ),
+    );
+  }
+
+  // Close and claim cannot be taken back: the player sees what is at stake and confirms,
+  // unless they asked not to be asked again (remembered per player in this browser).
+  const SKIP_CONFIRM = "talon.skipConfirm";
+
+  function skipped() {
+    try {
+      return JSON.parse(localStorage.getItem(SKIP_CONFIRM) || "{}")[me()?.id] || [];
+    } catch {
+      return [];
+    }
+  }
+
+  function skipFromNowOn(type) {
+    let all = {};
+    try {
+      all = JSON.parse(localStorage.getItem(SKIP_CONFIRM) || "{}");
+    } catch {
+      all = {};
+    }
+    all[me().id] = [...new Set([...(all[me().id] || []), type])];
+    localStorage.setItem(SKIP_CONFIRM, JSON.stringify(all));
+  }
+
+  function riskyButton(type, label) {
+    const ask = () => {
+      if (skipped().includes(type)) {
+        send({ type });
+        return;
+      }
+      state.confirm = type;
+      render();
+      document.querySelector(".confirm [data-action=confirm-yes]")?.focus();
+    };
+    return h("button", { class: "button", type: "button", "data-action": type, onclick: ask }, label);
+  }
+
+  function stake(type) {
+    const rules = state.view.rules;
+    const name = names().filter((_, seat) => seat !== state.seat).join(", ");
+    return type === "close" ? t(`stake_close_${rules.close_fail}`, { name }) : t(`stake_claim_${rules.wrong_claim}`, { name });
+  }
+
+  function confirmPanel(type) {
+    const remember = h("input", { type: "checkbox", id: "skip-confirm" });
+    const yes = () => {
+      if (remember.checked) skipFromNowOn(type);
+      state.confirm = null;
+      send({ type });
+    };
+    return h(
+      "div",
+      { class: "confirm", role: "group", "aria-labelledby": "stake" },
+      h("p", { id: "stake", class: "stake", "data-testid": "stake" }, stake(type)),
+      h("button", { class: "button primary", type: "button", "data-action": "confirm-yes", onclick: yes }, t(type === "close" ? "yes_close" : "yes_claim")),
+      h("button", { class: "button ghost", type: "button", "data-action": "confirm-no", onclick: () => { state.confirm = null; render(); } }, t("cancel")),
+      h("label", { class: "remember" }, remember, " ", t("dont_ask_again")),
     );
   }
 
