@@ -57,6 +57,7 @@ class Seat:
         self.legal: list[dict[str, Any]] = welcome["view"]["legal"]
         self.to_move: int | None = welcome["view"]["to_move"]
         self.events: list[dict[str, Any]] = []
+        self.tricks_won: list[int] = list(welcome["view"]["tricks_won"])
 
     def next(self, kind: str) -> dict[str, Any]:
         while True:
@@ -72,6 +73,11 @@ class Seat:
             self.version = frame["version"]
             self.legal, self.to_move = frame["legal"], frame["to_move"]
             self.events = frame["events"]
+            for event in self.events:
+                if event["type"] == "deal_started":
+                    self.tricks_won = [0] * len(self.tricks_won)
+                elif event["type"] == "trick_won":
+                    self.tricks_won[event["seat"]] += 1
 
 
 Choose = Callable[[list[dict[str, Any]], random.Random], dict[str, Any]]
@@ -90,9 +96,9 @@ def play(
     until: Callable[[list[Seat]], bool],
     choose: Choose = no_close,
     limit: int = 2000,
-) -> int:
+) -> list[Seat]:
     """Play chosen legal actions until ``until(seats)`` holds or the match ends; returns the
-    table's version then."""
+    seats as they were then (their sockets closed)."""
     host = base.removeprefix("http://")
     with contextlib.ExitStack() as stack:
         sockets = [
@@ -102,7 +108,7 @@ def play(
         for _ in range(limit):
             mover = seats[0].to_move
             if mover is None or until(seats):
-                return seats[0].version
+                return seats
             actor = seats[mover]
             action = choose(actor.legal, rng)
             message = {"type": "action", "id": "x", "version": actor.version, "action": action}
@@ -121,6 +127,17 @@ def event_seen(kind: str) -> Callable[[list[Seat]], bool]:
 def may(seat: int, kind: str) -> Callable[[list[Seat]], bool]:
     """``until`` for ``play``: stop when ``seat`` may take an action of this type."""
     return lambda seats: any(a["type"] == kind for a in seats[seat].legal)
+
+
+def may_marry_before_a_trick(seat: int) -> Callable[[list[Seat]], bool]:
+    """``until`` for ``play``: stop when ``seat`` may declare a marriage and has won no trick
+    in this deal yet (its points would stay pending)."""
+
+    def check(seats: list[Seat]) -> bool:
+        me = seats[seat]
+        return me.tricks_won[seat] == 0 and any(a.get("marriage") for a in me.legal)
+
+    return check
 
 
 def never(seats: list[Seat]) -> bool:

@@ -33,6 +33,13 @@ function seatRow(p, seat, where) {
   const onMove = v.to_move === seat && !v.deal_over;
   const stats = [h("span", { class: "chip" }, t("tricks", { n: v.tricks_won[seat] }))];
   if (v.scores) stats.push(h("span", { class: "chip score" }, t("score", { n: v.scores[seat] })));
+  // A marriage declared before its declarer's first trick waits for that trick (the server
+  // says how many points wait in `pending_marriages`).
+  const pending = v.pending_marriages ? v.pending_marriages[seat] : 0;
+  if (pending > 0) {
+    const long = t("pending_long", { n: pending, name });
+    stats.push(h("span", { class: "chip pending", title: long, "aria-label": long, "data-testid": "pending" }, t("pending_short", { n: pending })));
+  }
   const label = h(
     "div",
     { class: "seat-label" },

@@ -195,6 +195,9 @@ const STRINGS = {
     yes_claim: "Yes, claim 66",
     dont_ask_again: "Do not ask me again",
     value_close_failed_minus: "{closer} loses {n} game points for a failed close.",
+    pending_short: "+{n} pending",
+    pending_long: "{n} marriage points wait until {name} wins a trick",
+    ann_pending: "({points} pending until {name} wins a trick)",
   },
   de: {
     tagline: "Sechsundsechzig und Schnapsen, von Angesicht zu Angesicht",
@@ -372,6 +375,9 @@ const STRINGS = {
     yes_claim: "Ja, 66 ansagen",
     dont_ask_again: "Nicht mehr fragen",
     value_close_failed_minus: "{closer} verliert {n} Gewinnpunkte für das misslungene Zudrehen.",
+    pending_short: "+{n} offen",
+    pending_long: "{n} Punkte aus der Ansage zählen, sobald {name} einen Stich macht",
+    ann_pending: "({points} zählen erst, wenn {name} einen Stich macht)",
   },
   pl: {
     tagline: "Sześćdziesiąt sześć i Schnapsen, twarzą w twarz",
@@ -549,6 +555,9 @@ const STRINGS = {
     yes_claim: "Tak, zgłaszam 66",
     dont_ask_again: "Nie pytaj więcej",
     value_close_failed_minus: "{closer} traci {n} punkty za nieudane zamknięcie.",
+    pending_short: "+{n} czeka",
+    pending_long: "{n} punktów z meldunku czeka, aż {name} weźmie lewę",
+    ann_pending: "({points} czeka, aż {name} weźmie lewę)",
   },
   it: {
     tagline: "Sessantasei e Schnapsen, faccia a faccia",
@@ -726,6 +735,9 @@ const STRINGS = {
     yes_claim: "Sì, dichiaro 66",
     dont_ask_again: "Non chiedermelo più",
     value_close_failed_minus: "{closer} perde {n} punti partita per la chiusura fallita.",
+    pending_short: "+{n} in attesa",
+    pending_long: "{n} punti del matrimonio contano quando {name} vince una presa",
+    ann_pending: "({points} in attesa finché {name} non vince una presa)",
   },
   es: {
     tagline: "Sesenta y seis y Schnapsen, cara a cara",
@@ -903,6 +915,9 @@ const STRINGS = {
     yes_claim: "Sí, cantar 66",
     dont_ask_again: "No volver a preguntar",
     value_close_failed_minus: "{closer} pierde {n} puntos de partida por cerrar sin llegar a 66.",
+    pending_short: "+{n} pendiente",
+    pending_long: "{n} puntos del cante cuentan cuando {name} gane una baza",
+    ann_pending: "({points} pendientes hasta que {name} gane una baza)",
   },
 };
 

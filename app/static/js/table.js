@@ -110,6 +110,7 @@ export function tablePage(root, tableId, navigate) {
       let text = null;
       if (e.type === "marriage_declared") {
         text = t("ann_marriage", { name: who(e.seat), suit: t(`suit_${e.suit}`), points: e.points });
+        if (e.credited === false) text += ` ${t("ann_pending", { name: who(e.seat), points: e.points })}`;
       } else if (e.type === "exchange") {
         text = t("ann_exchange", { name: who(e.seat), gave: cardShort(e.gave), took: cardShort(e.took) });
       } else if (e.type === "closed") {
