@@ -88,6 +88,12 @@ def no_close(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     return rng.choice([a for a in legal if a["type"] in ("play", "exchange")] or legal)
 
 
+def marry(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A marriage whenever one is legal, else like ``no_close``."""
+    marriages = [a for a in legal if a.get("marriage")]
+    return rng.choice(marriages) if marriages else no_close(legal, rng)
+
+
 def play(
     base: str,
     table: dict[str, Any],

@@ -198,6 +198,9 @@ const STRINGS = {
     pending_short: "+{n} pending",
     pending_long: "{n} marriage points wait until {name} wins a trick",
     ann_pending: "({points} pending until {name} wins a trick)",
+    log_label: "What happened in deal {n}",
+    earlier_deals: "Earlier deals",
+    log_result: "Deal {n}: won by {name} ({points})",
   },
   de: {
     tagline: "Sechsundsechzig und Schnapsen, von Angesicht zu Angesicht",
@@ -378,6 +381,9 @@ const STRINGS = {
     pending_short: "+{n} offen",
     pending_long: "{n} Punkte aus der Ansage zählen, sobald {name} einen Stich macht",
     ann_pending: "({points} zählen erst, wenn {name} einen Stich macht)",
+    log_label: "Was in Spiel {n} geschah",
+    earlier_deals: "Frühere Spiele",
+    log_result: "Spiel {n}: gewonnen von {name} ({points})",
   },
   pl: {
     tagline: "Sześćdziesiąt sześć i Schnapsen, twarzą w twarz",
@@ -558,6 +564,9 @@ const STRINGS = {
     pending_short: "+{n} czeka",
     pending_long: "{n} punktów z meldunku czeka, aż {name} weźmie lewę",
     ann_pending: "({points} czeka, aż {name} weźmie lewę)",
+    log_label: "Co się wydarzyło w rozdaniu {n}",
+    earlier_deals: "Wcześniejsze rozdania",
+    log_result: "Rozdanie {n}: wygrywa {name} ({points})",
   },
   it: {
     tagline: "Sessantasei e Schnapsen, faccia a faccia",
@@ -738,6 +747,9 @@ const STRINGS = {
     pending_short: "+{n} in attesa",
     pending_long: "{n} punti del matrimonio contano quando {name} vince una presa",
     ann_pending: "({points} in attesa finché {name} non vince una presa)",
+    log_label: "Cosa è successo nella mano {n}",
+    earlier_deals: "Mani precedenti",
+    log_result: "Mano {n}: vinta da {name} ({points})",
   },
   es: {
     tagline: "Sesenta y seis y Schnapsen, cara a cara",
@@ -918,6 +930,9 @@ const STRINGS = {
     pending_short: "+{n} pendiente",
     pending_long: "{n} puntos del cante cuentan cuando {name} gane una baza",
     ann_pending: "({points} pendientes hasta que {name} gane una baza)",
+    log_label: "Lo que pasó en la mano {n}",
+    earlier_deals: "Manos anteriores",
+    log_result: "Mano {n}: la gana {name} ({points})",
   },
 };
 

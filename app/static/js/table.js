@@ -24,7 +24,7 @@ export function tablePage(root, tableId, navigate) {
     confirmResign: false,
     confirm: null, // "close" or "claim" while the player is asked to confirm it
     marriageFor: null,
-    announcements: [],
+    log: { deal: null, entries: [] }, // the current deal's story, newest first
     focusCard: null,
     missing: false,
   };
@@ -42,11 +42,10 @@ export function tablePage(root, tableId, navigate) {
         state.seat = frame.seat;
         state.version = frame.version;
         if (frame.view) {
-          if (state.view && frame.match_id !== state.matchId) {
-            state.summary = null;
-            state.announcements = [];
-          }
+          if (state.view && frame.match_id !== state.matchId) state.summary = null;
           state.view = frame.view;
+          state.log = { deal: frame.view.deal_no, entries: [] };
+          logEvents(frame.deal_events || []);
           if (frame.view.match_over && !state.summary) state.summary = { match: true };
         }
         state.matchId = frame.match_id;
@@ -104,28 +103,39 @@ export function tablePage(root, tableId, navigate) {
     }
   }
 
-  function announce(events, before) {
+  // The side log tells the current deal's story, newest first; a new deal starts it afresh.
+  // After a reload the welcome's `deal_events` (what this viewer received) tell it again.
+  function describe(e) {
     const who = (seat) => names()[seat] || "?";
+    if (e.type === "marriage_declared") {
+      let text = t("ann_marriage", { name: who(e.seat), suit: t(`suit_${e.suit}`), points: e.points });
+      if (e.credited === false) text += ` ${t("ann_pending", { name: who(e.seat), points: e.points })}`;
+      return text;
+    }
+    if (e.type === "exchange") return t("ann_exchange", { name: who(e.seat), gave: cardShort(e.gave), took: cardShort(e.took) });
+    if (e.type === "closed") return t("ann_closed", { name: who(e.seat) });
+    if (e.type === "claim") return t(e.correct ? "ann_claim_ok" : "ann_claim_bad", { name: who(e.seat), score: e.score });
+    if (e.type === "resigned") return t("ann_resigned", { name: who(e.seat) });
+    return null;
+  }
+
+  function logEvents(events) {
     for (const e of events) {
-      let text = null;
-      if (e.type === "marriage_declared") {
-        text = t("ann_marriage", { name: who(e.seat), suit: t(`suit_${e.suit}`), points: e.points });
-        if (e.credited === false) text += ` ${t("ann_pending", { name: who(e.seat), points: e.points })}`;
-      } else if (e.type === "exchange") {
-        text = t("ann_exchange", { name: who(e.seat), gave: cardShort(e.gave), took: cardShort(e.took) });
-      } else if (e.type === "closed") {
-        text = t("ann_closed", { name: who(e.seat) });
-      } else if (e.type === "claim") {
-        text = t(e.correct ? "ann_claim_ok" : "ann_claim_bad", { name: who(e.seat), score: e.score });
-      } else if (e.type === "resigned") {
-        text = t("ann_resigned", { name: who(e.seat) });
-      } else if (e.type === "deal_over") {
+      if (e.type === "deal_started") state.log = { deal: e.deal_no, entries: [] };
+      const text = describe(e);
+      if (text) state.log.entries.unshift({ text, key: Math.random() });
+    }
+  }
+
+  function announce(events, before) {
+    logEvents(events);
+    for (const e of events) {
+      if (e.type === "deal_over") {
         const won = [...events].reverse().find((x) => x.type === "trick_won");
         const trick = won ? { cards: won.cards } : { cards: before.trick.concat(played(events)) };
         const over = events.some((x) => x.type === "match_over");
         state.summary = { result: e.result, game_points: e.game_points, trick, match: over };
       }
-      if (text) state.announcements = [{ text, key: Math.random() }, ...state.announcements].slice(0, 4);
     }
   }
 
@@ -412,11 +422,7 @@ export function tablePage(root, tableId, navigate) {
       { class: "side" },
       actions,
       h("div", { class: "side-buttons" }, buttons),
-      h(
-        "ol",
-        { class: "announcements", "aria-live": "polite", "aria-label": "announcements" },
-        state.announcements.map((a, i) => h("li", { class: i === 0 ? "fresh" : "" }, a.text)),
-      ),
+      dealLog(v),
     );
   }
 
@@ -476,6 +482,30 @@ export function tablePage(root, tableId, navigate) {
       h("button", { class: "button primary", type: "button", "data-action": "confirm-yes", onclick: yes }, t(type === "close" ? "yes_close" : "yes_claim")),
       h("button", { class: "button ghost", type: "button", "data-action": "confirm-no", onclick: () => { state.confirm = null; render(); } }, t("cancel")),
       h("label", { class: "remember" }, remember, " ", t("dont_ask_again")),
+    );
+  }
+
+  function dealLog(v) {
+    const n = names();
+    const earlier = v.deal_results;
+    const points = (r) => r.game_points.map((x) => (x > 0 ? `+${x}` : String(x))).join(" : ");
+    return h(
+      "section",
+      { class: "deal-log", "aria-labelledby": "log-title" },
+      h("h2", { id: "log-title", class: "log-title" }, suitIcon(v.trump), " ", t("ann_deal", { n: v.deal_no, name: n[v.dealer] || "?", suit: t(`suit_${v.trump}`) })),
+      h(
+        "ol",
+        { class: "announcements", "aria-live": "polite", "aria-label": t("log_label", { n: v.deal_no }), "data-deal": String(state.log.deal) },
+        state.log.entries.map((a, i) => h("li", { class: i === 0 ? "fresh" : "" }, a.text)),
+      ),
+      earlier.length
+        ? h(
+            "details",
+            { class: "earlier-deals" },
+            h("summary", {}, t("earlier_deals")),
+            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, suitIcon(r.trump), " ", t("log_result", { n: r.deal_no, name: n[r.winner] || "?", points: points(r) })))),
+          )
+        : null,
     );
   }
 
