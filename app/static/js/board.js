@@ -3,7 +3,7 @@
 
 import { cardElement, sortHand, suitIcon } from "./cards.js";
 import { h } from "./dom.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, cardShort, t } from "./i18n.js";
 
 /**
  * @param {object} p
@@ -98,7 +98,7 @@ function hiddenHand(v, seat, name) {
 function stockArea(v) {
   const pile = [];
   if (v.trump_card) {
-    const trump = cardElement(v.trump_card, { zone: "trump" });
+    const trump = cardElement(v.trump_card, { zone: "trump", label: t("trump_card", { card: cardName(v.trump_card) }) });
     trump.classList.add("turned");
     pile.push(trump);
   }
@@ -106,18 +106,23 @@ function stockArea(v) {
   for (let i = 0; i < backs; i++) {
     const back = cardElement(null, { zone: "stock" });
     back.style.setProperty("--depth", String(i));
+    back.setAttribute("aria-hidden", "true");
     pile.push(back);
   }
   if (v.closed) pile.push(h("span", { class: "closed-mark" }, t("stock_closed")));
+  // The turned card lies mostly under the stock: its rank is also written out beside it.
+  const rank = v.trump_card
+    ? h("span", { class: `trump-rank suit-${v.trump_card[1]}`, "aria-hidden": "true", "data-testid": "trump-rank" }, cardShort(v.trump_card))
+    : null;
   return h(
     "div",
-    { class: "stock-area", "aria-label": t("stock_left", { n: v.stock }) },
+    { class: "stock-area", role: "group", "aria-label": t("stock_left", { n: v.stock }) },
     h("div", { class: "pile" }, pile),
     h(
       "div",
       { class: "stock-info" },
-      h("span", { class: "stock-count", dataset: { stock: String(v.stock) } }, String(v.stock)),
-      h("span", { class: "trump-label" }, t("trump"), " ", suitIcon(v.trump)),
+      h("span", { class: "stock-count", dataset: { stock: String(v.stock) }, "aria-hidden": "true" }, String(v.stock)),
+      h("span", { class: "trump-label" }, t("trump"), " ", suitIcon(v.trump), rank),
     ),
   );
 }

@@ -201,6 +201,7 @@ const STRINGS = {
     log_label: "What happened in deal {n}",
     earlier_deals: "Earlier deals",
     log_result: "Deal {n}: won by {name} ({points})",
+    trump_card: "Turned trump card: {card}",
   },
   de: {
     tagline: "Sechsundsechzig und Schnapsen, von Angesicht zu Angesicht",
@@ -384,6 +385,7 @@ const STRINGS = {
     log_label: "Was in Spiel {n} geschah",
     earlier_deals: "Frühere Spiele",
     log_result: "Spiel {n}: gewonnen von {name} ({points})",
+    trump_card: "Aufgedeckte Trumpfkarte: {card}",
   },
   pl: {
     tagline: "Sześćdziesiąt sześć i Schnapsen, twarzą w twarz",
@@ -567,6 +569,7 @@ const STRINGS = {
     log_label: "Co się wydarzyło w rozdaniu {n}",
     earlier_deals: "Wcześniejsze rozdania",
     log_result: "Rozdanie {n}: wygrywa {name} ({points})",
+    trump_card: "Odkryta karta atutowa: {card}",
   },
   it: {
     tagline: "Sessantasei e Schnapsen, faccia a faccia",
@@ -750,6 +753,7 @@ const STRINGS = {
     log_label: "Cosa è successo nella mano {n}",
     earlier_deals: "Mani precedenti",
     log_result: "Mano {n}: vinta da {name} ({points})",
+    trump_card: "Carta di briscola scoperta: {card}",
   },
   es: {
     tagline: "Sesenta y seis y Schnapsen, cara a cara",
@@ -933,6 +937,7 @@ const STRINGS = {
     log_label: "Lo que pasó en la mano {n}",
     earlier_deals: "Manos anteriores",
     log_result: "Mano {n}: la gana {name} ({points})",
+    trump_card: "Carta de triunfo vuelta: {card}",
   },
 };
 
