@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any
 
+import httpx
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import live_table, sit_as
+from tests.e2e.drive import live_table, never, play, sit_as
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 NAMES = {"A": "ace", "T": "ten", "K": "king", "Q": "queen", "J": "jack", "9": "nine"}
@@ -43,3 +46,55 @@ def test_the_turned_trump_card_s_rank_is_written_out(new_page: Any, server: Serv
         expect(anna.get_by_test_id("trump-rank")).to_have_text(
             {"Q": "D", "J": "B"}[code[0]] + SUITS[code[1]]
         )
+
+
+def test_screen_readers_hear_every_card_and_find_every_control_named(
+    new_page: Any, server: Server
+) -> None:
+    table, players = live_table(server.url)
+    anna = new_page("anna")
+    sit_as(anna.context, players[0])
+    anna.goto(f"/t/{table['id']}")
+    expect(anna.locator(".hand.mine .card")).to_have_count(6)
+    expect(anna.locator(".stock-area")).to_have_attribute("aria-label", "12 cards in the stock")
+    expect(anna.locator(".stock-area")).to_have_attribute("role", "group")
+
+    bela_played = lambda seats: any(  # noqa: E731
+        e["type"] == "card_played" and e["seat"] == 1 for e in seats[0].events
+    )
+    seats = play(server.url, table, players, random.Random(1), bela_played)
+    card = next(e["card"] for e in seats[0].events if e["type"] == "card_played")
+    name = f"{NAMES[card[0]]} of {SUIT_NAMES[card[1]]}"
+    expect(anna.locator("#sr-live")).to_contain_text(f"Bela plays the {name}")
+    expect(anna.locator(f".trick [data-card={card}]")).to_have_attribute(
+        "aria-label", f"Bela: {name}"
+    )
+    anna.select_option("#language", "de")
+    expect(anna.locator(".actions")).to_have_attribute("aria-label", "Aktionen")
+    expect(anna.locator(".announcements")).to_have_attribute(
+        "aria-label", re.compile("Was in Spiel 1 geschah")
+    )
+
+    anna.goto("/")
+    anna.locator(".who button").click()  # change the name: the form offers to forget it
+    expect(anna.locator(".who button[aria-label]")).to_have_attribute(
+        "aria-label", "Diesen Namen vergessen"
+    )
+
+
+def test_the_replay_takes_arrow_keys_without_a_focused_control(
+    new_page: Any, server: Server
+) -> None:
+    table, players = live_table(server.url, target=1)
+    play(server.url, table, players, random.Random(6), never)
+    match = httpx.get(f"{server.url}/api/tables/{table['id']}").json()["match_id"]
+    anna = new_page("anna")
+    anna.goto(f"/history/{match}")
+    replay = anna.locator(".table-page.replay")
+    expect(replay).to_have_attribute("data-frame", "0")
+    anna.locator("body").click(position={"x": 5, "y": 300})
+    anna.keyboard.press("ArrowRight")
+    anna.keyboard.press("ArrowRight")
+    expect(replay).to_have_attribute("data-frame", "2")
+    anna.keyboard.press("ArrowLeft")
+    expect(replay).to_have_attribute("data-frame", "1")

@@ -149,7 +149,8 @@ function trickArea(p) {
       "div",
       { class: "trick-cards" },
       cards.map((c) => {
-        const el = cardElement(c.card, { zone });
+        const label = t("played_by", { name: p.names[c.seat] || "?", card: cardName(c.card) });
+        const el = cardElement(c.card, { zone, label });
         el.classList.add(c.seat === p.bottom ? "from-bottom" : "from-top");
         return el;
       }),
@@ -170,7 +171,9 @@ function lastTrickPeek(p) {
     h(
       "div",
       { class: "peek-cards" },
-      v.last_trick.cards.map((c) => cardElement(c.card, { zone: "last" })),
+      v.last_trick.cards.map((c) =>
+        cardElement(c.card, { zone: "last", label: t("played_by", { name: p.names[c.seat] || "?", card: cardName(c.card) }) }),
+      ),
     ),
   );
 }

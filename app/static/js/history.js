@@ -178,7 +178,11 @@ export function replayPage(root, matchId) {
     }
   }
 
+  // The arrow keys step through the replay wherever the focus is, except in a form field.
   function keys(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, select, textarea, [contenteditable]")) return;
+    if (!replay || problem) return;
     const moves = { ArrowRight: () => go(at + 1), ArrowLeft: () => go(at - 1), PageDown: () => jumpDeal(1), PageUp: () => jumpDeal(-1) };
     if (moves[event.key]) {
       event.preventDefault();
@@ -215,7 +219,7 @@ export function replayPage(root, matchId) {
       root,
       h(
         "section",
-        { class: "table-page replay", dataset: { frame: String(at) }, onkeydown: keys },
+        { class: "table-page replay", dataset: { frame: String(at) } },
         h("div", { class: "table-head" }, h("h1", { class: "replay-title" }, t("replay_title", { a: n[0], b: n[1] })), scoreboard(frame.view, n)),
         h(
           "div",
@@ -241,12 +245,14 @@ export function replayPage(root, matchId) {
     );
   }
 
+  document.addEventListener("keydown", keys);
   render();
   load();
   return {
     render,
     leave() {
       alive = false;
+      document.removeEventListener("keydown", keys);
     },
   };
 }

@@ -111,7 +111,7 @@ export function lobbyPage(root, navigate) {
       h("label", { for: "name" }, t("your_name")),
       h("input", { id: "name", name: "name", maxlength: 24, required: true, value: mine ? mine.name : "", placeholder: t("name_placeholder"), autocomplete: "nickname" }),
       h("button", { class: "button", type: "submit" }, t("save_name")),
-      mine ? h("button", { class: "button ghost small", type: "button", onclick: () => { forget(); editing = true; render(); } }, "×") : null,
+      mine ? h("button", { class: "button ghost small", type: "button", "aria-label": t("forget_name"), title: t("forget_name"), onclick: () => { forget(); editing = true; render(); } }, "×") : null,
     );
   }
 

@@ -5,7 +5,7 @@
 import { ApiError, call, identify, me } from "./api.js";
 import { board, scoreboard } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
-import { banner, h, mount, toast } from "./dom.js";
+import { banner, h, mount, say, toast } from "./dom.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
 import { fold } from "./reducer.js";
 import { dealSummary } from "./summary.js";
@@ -127,8 +127,20 @@ export function tablePage(root, tableId, navigate) {
     }
   }
 
+  // Everything that happened, in words, for screen readers: the cards played and by whom too.
+  function spoken(e) {
+    const who = (seat) => names()[seat] || "?";
+    if (e.type === "card_played") return t("sr_played", { name: who(e.seat), card: cardName(e.card) });
+    if (e.type === "trick_won") return t("sr_trick_won", { name: who(e.seat), points: e.points });
+    if (e.type === "deal_started") return t("ann_deal", { n: e.deal_no, name: who(e.dealer), suit: t(`suit_${e.trump}`) });
+    if (e.type === "deal_over") return t("wins_deal", { name: who(e.result.winner) });
+    return describe(e);
+  }
+
   function announce(events, before) {
     logEvents(events);
+    const words = events.map(spoken).filter(Boolean);
+    if (words.length) say(words.join(". "));
     for (const e of events) {
       if (e.type === "deal_over") {
         const won = [...events].reverse().find((x) => x.type === "trick_won");
@@ -392,7 +404,7 @@ export function tablePage(root, tableId, navigate) {
           t(state.showLast ? "hide_last_trick" : "last_trick")),
       );
     }
-    const actions = h("div", { class: "actions", role: "toolbar", "aria-label": "actions" });
+    const actions = h("div", { class: "actions", role: "toolbar", "aria-label": t("actions_label") });
     if (!spectator && state.online) {
       const types = new Set(legal().map((a) => a.type));
       if (state.marriageFor) actions.append(marriageChoice(state.marriageFor));
@@ -495,7 +507,7 @@ export function tablePage(root, tableId, navigate) {
       h("h2", { id: "log-title", class: "log-title" }, suitIcon(v.trump), " ", t("ann_deal", { n: v.deal_no, name: n[v.dealer] || "?", suit: t(`suit_${v.trump}`) })),
       h(
         "ol",
-        { class: "announcements", "aria-live": "polite", "aria-label": t("log_label", { n: v.deal_no }), "data-deal": String(state.log.deal) },
+        { class: "announcements", "aria-label": t("log_label", { n: v.deal_no }), "data-deal": String(state.log.deal) },
         state.log.entries.map((a, i) => h("li", { class: i === 0 ? "fresh" : "" }, a.text)),
       ),
       earlier.length
