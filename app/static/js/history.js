@@ -4,6 +4,7 @@
 import { call, me } from "./api.js";
 import { board, scoreboard } from "./board.js";
 import { h, mount, toast } from "./dom.js";
+import { failure } from "./errors.js";
 import { cardShort, lang, t } from "./i18n.js";
 import { dealSummary } from "./summary.js";
 
@@ -23,7 +24,7 @@ export function historyPage(root) {
       if (!alive) return;
       matches = page.matches.filter((m) => m.status === "finished");
     } catch (error) {
-      toast(t("error", { message: error.message }));
+      toast(failure(error));
       matches = [];
     }
     render();
@@ -131,7 +132,7 @@ export function replayPage(root, matchId) {
       replay = await call("GET", `/api/matches/${matchId}/replay`);
       frames = replayFrames(replay.steps);
     } catch (error) {
-      problem = error.message;
+      problem = failure(error);
     }
     if (alive) render();
   }
@@ -196,7 +197,20 @@ export function replayPage(root, matchId) {
 
   function render() {
     if (problem) {
-      mount(root, h("section", { class: "panel narrow" }, h("p", {}, t("error", { message: problem }))));
+      mount(
+        root,
+        h(
+          "section",
+          { class: "panel narrow", "data-testid": "replay-problem" },
+          h("p", {}, problem),
+          h(
+            "div",
+            { class: "dialog-buttons" },
+            h("a", { class: "button", href: "/history", "data-link": true }, t("back_to_history")),
+            h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
+          ),
+        ),
+      );
       return;
     }
     if (!replay) {

@@ -3,6 +3,7 @@
 import { call, forget, identify, me } from "./api.js";
 import { cardElement } from "./cards.js";
 import { h, mount, toast } from "./dom.js";
+import { failure } from "./errors.js";
 import { seatName, t } from "./i18n.js";
 
 const REFRESH_MS = 5000;
@@ -57,7 +58,7 @@ export function lobbyPage(root, navigate) {
       });
       navigate(`/t/${table.id}`);
     } catch (error) {
-      toast(t("error", { message: error.message }));
+      toast(failure(error));
     }
   }
 
@@ -77,7 +78,7 @@ export function lobbyPage(root, navigate) {
       await call("POST", `/api/tables/${table.id}/join`, {});
       navigate(`/t/${table.id}`);
     } catch (error) {
-      toast(t("error", { message: error.message }));
+      toast(failure(error));
       refresh();
     }
   }

@@ -6,6 +6,7 @@ import { ApiError, call, identify, me } from "./api.js";
 import { board, scoreboard } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
 import { banner, h, mount, say, toast } from "./dom.js";
+import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
 import { fold } from "./reducer.js";
 import { dealSummary } from "./summary.js";
@@ -73,7 +74,7 @@ export function tablePage(root, tableId, navigate) {
       ack() {},
       error(frame) {
         if (frame.code === "stale_version") return; // the missing update is on its way
-        toast(t("error", { message: frame.message }));
+        toast(errorText(frame.code, frame.message));
       },
       status(status) {
         state.online = status === "up";
@@ -251,7 +252,12 @@ export function tablePage(root, tableId, navigate) {
       state.table = await call("POST", `/api/tables/${tableId}/join`, body);
       connect(); // greet again with the token, now as a seated player
     } catch (error) {
-      toast(t("error", { message: error.message }));
+      if (error.code === "bad_invite_code") {
+        state.badInvite = true;
+        render();
+      } else {
+        toast(failure(error));
+      }
     }
   }
 
@@ -259,7 +265,7 @@ export function tablePage(root, tableId, navigate) {
     try {
       await call("POST", `/api/tables/${tableId}/rematch`);
     } catch (error) {
-      if (error.code !== "match_live") toast(t("error", { message: error.message }));
+      if (error.code !== "match_live") toast(failure(error));
     }
   }
 
@@ -270,6 +276,13 @@ export function tablePage(root, tableId, navigate) {
     const focused = document.activeElement?.closest?.(".hand.mine .card")?.dataset.card;
     if (state.missing) {
       mount(root, h("section", { class: "panel narrow" }, h("h1", {}, t("not_found")), lobbyLink()));
+      return;
+    }
+    if (state.badInvite && !seated()) {
+      mount(
+        root,
+        h("section", { class: "panel narrow", "data-testid": "bad-invite" }, h("h1", {}, t("bad_invite_title")), h("p", {}, t("bad_invite_help")), h("a", { href: "/", "data-link": true, class: "button primary" }, t("back_to_lobby"))),
+      );
       return;
     }
     if (!state.table) {
