@@ -14,6 +14,7 @@ import { cardName, cardShort, t } from "./i18n.js";
  *   handCard: (code) => element for a playable own card (live table), else plain cards
  *   showLast: draw the last completed trick in the middle
  *   me: the viewer's seat (null for spectators and replays)
+ *   callout: {seat, text} something another player just did, shown by their seat
  */
 export function board(p) {
   const v = p.view;
@@ -50,6 +51,8 @@ function seatRow(p, seat, where) {
   );
   const faceUp = p.hands && p.hands[seat];
   const hand = faceUp ? ownHand(p, seat, faceUp) : hiddenHand(v, seat, name);
+  const callout =
+    p.callout && p.callout.seat === seat ? h("div", { class: "callout", "data-testid": "callout" }, p.callout.text) : null;
   return h(
     "section",
     {
@@ -57,7 +60,7 @@ function seatRow(p, seat, where) {
       dataset: { seat: String(seat) },
       "aria-label": name,
     },
-    where === "top" ? [label, hand] : [hand, label],
+    where === "top" ? [label, hand, callout] : [callout, hand, label],
   );
 }
 

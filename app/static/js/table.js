@@ -24,6 +24,7 @@ export function tablePage(root, tableId, navigate) {
     summary: null, // {result, game_points, trick, match}
     confirmResign: false,
     confirm: null, // "close" or "claim" while the player is asked to confirm it
+    callout: null, // {seat, text}: another player's declaration, shown by their seat
     marriageFor: null,
     log: { deal: null, entries: [] }, // the current deal's story, newest first
     focusCard: null,
@@ -138,8 +139,25 @@ export function tablePage(root, tableId, navigate) {
     return describe(e);
   }
 
+  // What another player just declared, exchanged or closed is also shown on the table, by their
+  // seat, until the trick that follows it is over: below the table it is easy to miss on a phone.
+  function callOut(events, before) {
+    const restart = events.map((e) => e.type).lastIndexOf("deal_started");
+    if (restart >= 0) state.callout = null;
+    const leads = before.trick.length === 0 && events.some((e) => e.type === "card_played");
+    if (leads && state.callout) {
+      if (state.callout.led) state.callout = null;
+      else state.callout.led = true;
+    }
+    for (const e of events.slice(restart + 1)) {
+      const text = ["marriage_declared", "exchange", "closed"].includes(e.type) ? describe(e) : null;
+      if (text && e.seat !== state.seat) state.callout = { seat: e.seat, text, led: leads };
+    }
+  }
+
   function announce(events, before) {
     logEvents(events);
+    callOut(events, before);
     const words = events.map(spoken).filter(Boolean);
     if (words.length) say(words.join(". "));
     for (const e of events) {
@@ -390,6 +408,7 @@ export function tablePage(root, tableId, navigate) {
       hands: spectator ? {} : { [state.seat]: v.hand },
       handCard,
       showLast: state.showLast,
+      callout: state.callout,
     });
     felt.querySelector(".hand.mine")?.addEventListener("keydown", handKeys);
     return h(
