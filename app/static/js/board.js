@@ -15,6 +15,8 @@ import { cardName, cardShort, t } from "./i18n.js";
  *   showLast: draw the last completed trick in the middle
  *   me: the viewer's seat (null for spectators and replays)
  *   callout: {seat, text} something another player just did, shown by their seat
+ *   holdLast: keep the last trick in view in the corner once the next trick has begun
+ *   fresh: what the last update brought, animated once ({played: Set, dealt, collected})
  */
 export function board(p) {
   const v = p.view;
@@ -78,6 +80,12 @@ function ownHand(p, seat, codes) {
   const cards = sortHand(codes, p.view.trump).map((code) =>
     p.handCard && seat === p.me ? p.handCard(code) : cardElement(code, { zone: "hand" }),
   );
+  if (p.fresh?.dealt && seat === p.me) {
+    cards.forEach((el, i) => {
+      el.classList.add("dealt");
+      el.style.setProperty("--i", String(i));
+    });
+  }
   const label = seat === p.me ? t("hand_label") : p.names[seat] || "";
   return fan(cards, seat === p.me ? "mine" : "open", label);
 }
@@ -147,7 +155,11 @@ function trickArea(p) {
   }
   return h(
     "div",
-    { class: `trick${zone === "last" ? " collected" : ""}`, role: "group", "aria-label": t("trick_label") },
+    {
+      class: `trick${zone === "last" ? " collected" : ""}${zone === "last" && p.fresh?.collected ? ` collect-${p.fresh.collected}` : ""}`,
+      role: "group",
+      "aria-label": t("trick_label"),
+    },
     h(
       "div",
       { class: "trick-cards" },
@@ -155,6 +167,7 @@ function trickArea(p) {
         const label = t("played_by", { name: p.names[c.seat] || "?", card: cardName(c.card) });
         const el = cardElement(c.card, { zone, label });
         el.classList.add(c.seat === p.bottom ? "from-bottom" : "from-top");
+        if (p.fresh?.played.has(c.card)) el.classList.add("arrive");
         return el;
       }),
     ),
@@ -164,12 +177,13 @@ function trickArea(p) {
 
 function lastTrickPeek(p) {
   const v = p.view;
-  if (!p.showLast || !v.last_trick) {
+  const held = p.holdLast && v.trick.length > 0; // the next trick has begun: keep this one in view
+  if (!(p.showLast || held) || !v.last_trick) {
     return h("div", { class: "peek", hidden: true });
   }
   return h(
     "div",
-    { class: "peek", role: "group", "aria-label": t("last_trick") },
+    { class: "peek", role: "group", "aria-label": t("last_trick"), "data-testid": "peek" },
     h("span", { class: "peek-title" }, t("trick_won_by", { name: p.names[v.last_trick.winner] })),
     h(
       "div",

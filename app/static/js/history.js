@@ -95,6 +95,7 @@ export function replayFrames(steps) {
 function dealEndFrame(previous, step, over) {
   const hands = previous.hands.map((hand) => [...hand]);
   let trick = [...previous.view.trick];
+  const tricks = [...(previous.view.tricks || [])];
   for (const e of step.events) {
     if (e.type === "deal_over") break;
     if (e.type === "card_played") {
@@ -102,6 +103,7 @@ function dealEndFrame(previous, step, over) {
       trick.push({ seat: e.seat, card: e.card });
     } else if (e.type === "trick_won") {
       trick = e.cards;
+      tricks.push({ winner: e.seat, cards: e.cards });
     } else if (e.type === "card_drawn") {
       hands[e.seat].push(e.card);
     }
@@ -117,7 +119,7 @@ function dealEndFrame(previous, step, over) {
     deal_over: true,
     to_move: null,
   };
-  return { view, hands, step, result: r, finalTrick: { cards: trick } };
+  return { view, hands, step, result: r, tricks, finalTrick: { cards: trick } };
 }
 
 export function replayPage(root, matchId) {
@@ -252,7 +254,7 @@ export function replayPage(root, matchId) {
             ),
             h("p", { class: "step-of" }, t("step_of", { i: at + 1, n: frames.length })),
             h("p", { class: "step-caption", "aria-live": "polite" }, describe(frame)),
-            frame.result ? h("div", { class: "replay-summary" }, dealSummary(frame.result, n, replay.rules, null, "replay-deal")) : null,
+            frame.result ? h("div", { class: "replay-summary" }, dealSummary(frame.result, n, replay.rules, frame.tricks, "replay-deal")) : null,
           ),
         ),
       ),

@@ -269,6 +269,8 @@ const STRINGS = {
     bad_invite_title: "This invite link does not work",
     bad_invite_help: "The link may be mistyped or come from an old table. Ask for a new link, or find a game in the lobby.",
     back_to_history: "Back to your matches",
+    sound: "Sound",
+    tricks_of_deal: "Every trick of the deal",
   },
   de: {
     tagline: "Sechsundsechzig und Schnapsen, von Angesicht zu Angesicht",
@@ -520,6 +522,8 @@ const STRINGS = {
     bad_invite_title: "Dieser Einladungslink funktioniert nicht",
     bad_invite_help: "Der Link ist vielleicht falsch abgeschrieben oder gehört zu einem alten Tisch. Bitte um einen neuen Link oder such dir ein Spiel in der Lobby.",
     back_to_history: "Zurück zu deinen Partien",
+    sound: "Ton",
+    tricks_of_deal: "Alle Stiche des Spiels",
   },
   pl: {
     tagline: "Sześćdziesiąt sześć i Schnapsen, twarzą w twarz",
@@ -771,6 +775,8 @@ const STRINGS = {
     bad_invite_title: "Ten link z zaproszeniem nie działa",
     bad_invite_help: "Link mógł zostać źle przepisany albo pochodzi ze starego stołu. Poproś o nowy link albo znajdź grę w poczekalni.",
     back_to_history: "Wróć do swoich partii",
+    sound: "Dźwięk",
+    tricks_of_deal: "Wszystkie lewy rozdania",
   },
   it: {
     tagline: "Sessantasei e Schnapsen, faccia a faccia",
@@ -1022,6 +1028,8 @@ const STRINGS = {
     bad_invite_title: "Questo link d'invito non funziona",
     bad_invite_help: "Il link potrebbe essere scritto male o venire da un vecchio tavolo. Chiedi un nuovo link, o trova una partita nella sala.",
     back_to_history: "Torna alle tue partite",
+    sound: "Suono",
+    tricks_of_deal: "Tutte le prese della mano",
   },
   es: {
     tagline: "Sesenta y seis y Schnapsen, cara a cara",
@@ -1273,6 +1281,8 @@ const STRINGS = {
     bad_invite_title: "Este enlace de invitación no funciona",
     bad_invite_help: "Puede que el enlace esté mal copiado o sea de una mesa antigua. Pide un enlace nuevo o busca una partida en la sala.",
     back_to_history: "Volver a tus partidas",
+    sound: "Sonido",
+    tricks_of_deal: "Todas las bazas de la mano",
   },
 };
 

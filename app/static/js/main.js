@@ -8,6 +8,7 @@ import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
+import { setSound, soundOn } from "./sounds.js";
 import { tablePage } from "./table.js";
 
 const app = document.getElementById("app");
@@ -58,6 +59,12 @@ function renderHeader() {
         },
       }),
       h("span", {}, t("four_colour")),
+    ),
+    h(
+      "label",
+      { class: "four" },
+      h("input", { type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked) }),
+      h("span", {}, t("sound")),
     ),
     h(
       "select",

@@ -2,7 +2,7 @@
 
 import { cardElement, suitIcon } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { cardName, t } from "./i18n.js";
 
 const TERMINATION_WHY = {
   reached_66: "why_reached_66",
@@ -59,15 +59,35 @@ function valueLine(r, names, rules, closer) {
   }
 }
 
-/** Title, last trick, table of numbers and the reason, for a dialog or the replay. */
-export function dealSummary(r, names, rules, trick, titleId = "dialog-title") {
+/** Every trick of the deal in order: its cards, each labelled with its player, and its winner. */
+export function trickList(tricks, names) {
+  if (!tricks || !tricks.length) return null;
+  return h(
+    "ol",
+    { class: "trick-list", "aria-label": t("tricks_of_deal"), "data-testid": "trick-list" },
+    tricks.map((trick, i) =>
+      h(
+        "li",
+        { class: "trick-row" },
+        h("span", { class: "trick-no" }, `${i + 1}.`),
+        h(
+          "span",
+          { class: "trick-row-cards" },
+          trick.cards.map((c) => cardElement(c.card, { zone: "summary", label: t("played_by", { name: names[c.seat] || "?", card: cardName(c.card) }) })),
+        ),
+        h("span", { class: "trick-winner" }, t("trick_won_by", { name: names[trick.winner] || "?" })),
+      ),
+    ),
+  );
+}
+
+/** Title, every trick, table of numbers and the reason, for a dialog or the replay.
+ *  `tricks`: the deal's completed tricks, [{winner, cards: [{seat, card}]}], oldest first. */
+export function dealSummary(r, names, rules, tricks, titleId = "dialog-title") {
   const row = (label, values) =>
     h("tr", {}, h("th", { scope: "row" }, label), values.map((x) => h("td", {}, String(x))));
   return [
     h("h2", { id: titleId }, t("deal_summary", { n: r.deal_no })),
-    trick && trick.length
-      ? h("div", { class: "summary-trick" }, trick.map((c) => cardElement(c.card, { zone: "summary" })))
-      : null,
     h("p", { class: "winner-line" }, suitIcon(r.trump), " ", t("wins_deal", { name: names[r.winner] })),
     h(
       "table",
@@ -83,5 +103,6 @@ export function dealSummary(r, names, rules, trick, titleId = "dialog-title") {
       ),
     ),
     h("p", { class: "why" }, h("strong", {}, `${t("why")}: `), why(r, names, rules)),
+    tricks && tricks.length ? h("details", { class: "deal-tricks", open: true }, h("summary", {}, t("tricks_of_deal")), trickList(tricks, names)) : null,
   ];
 }

@@ -9,6 +9,7 @@ import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
 import { fold } from "./reducer.js";
+import { sound } from "./sounds.js";
 import { dealSummary } from "./summary.js";
 import { TableSocket } from "./socket.js";
 
@@ -25,6 +26,8 @@ export function tablePage(root, tableId, navigate) {
     confirmResign: false,
     confirm: null, // "close" or "claim" while the player is asked to confirm it
     callout: null, // {seat, text}: another player's declaration, shown by their seat
+    fresh: null, // what the last update brought, animated once: {played, dealt, collected}
+    peekUntil: 0, // a finished trick stays in view in the corner until then (ms)
     marriageFor: null,
     log: { deal: null, entries: [] }, // the current deal's story, newest first
     focusCard: null,
@@ -32,6 +35,9 @@ export function tablePage(root, tableId, navigate) {
   };
   let socket = null;
   let alive = true;
+  let freshTimer = null;
+  let peekTimer = null;
+  const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
 
   const names = () => (state.table ? state.table.seats.map(seatName) : []);
   const seated = () => state.seat !== null && state.seat !== undefined;
@@ -48,7 +54,11 @@ export function tablePage(root, tableId, navigate) {
           state.view = frame.view;
           state.log = { deal: frame.view.deal_no, entries: [] };
           logEvents(frame.deal_events || []);
-          if (frame.view.match_over && !state.summary) state.summary = { match: true };
+          // After a reload at the end of a match: the last deal's summary and the match's end.
+          if (frame.view.match_over && !state.summary) {
+            const last = frame.view.deal_results[frame.view.deal_results.length - 1];
+            state.summary = { match: true, result: last, tricks: last && last.deal_no === frame.view.deal_no ? frame.view.tricks : [] };
+          }
         }
         state.matchId = frame.match_id;
         render();
@@ -59,6 +69,7 @@ export function tablePage(root, tableId, navigate) {
         state.view = fold(state.view, frame);
         state.version = frame.version;
         state.marriageFor = null;
+        motion(frame.events, before);
         if (state.confirm && !frame.legal.some((a) => a.type === state.confirm)) state.confirm = null;
         announce(frame.events, before);
         render();
@@ -139,6 +150,28 @@ export function tablePage(root, tableId, navigate) {
     return describe(e);
   }
 
+  // Short animations for what just happened (CSS keeps them still for "reduce motion"), the
+  // optional sounds, and the finished trick kept in view when the next card follows at once.
+  function motion(events, before) {
+    const played = new Set(events.filter((e) => e.type === "card_played").map((e) => e.card));
+    const won = events.find((e) => e.type === "trick_won");
+    state.fresh = {
+      played,
+      dealt: events.some((e) => e.type === "hand_dealt" && e.seat === state.seat),
+      collected: won ? (won.seat === (seated() ? state.seat : 0) ? "bottom" : "top") : null,
+    };
+    clearTimeout(freshTimer);
+    freshTimer = setTimeout(() => (state.fresh = null), 900);
+    if (won) {
+      state.peekUntil = Date.now() + PEEK_MS;
+      clearTimeout(peekTimer);
+      peekTimer = setTimeout(render, PEEK_MS + 50);
+    }
+    if (events.some((e) => e.type === "card_played" && e.seat !== state.seat)) sound("card");
+    const mine = seated() && state.view.to_move === state.seat;
+    if (mine && before.to_move !== state.seat) sound("turn");
+  }
+
   // What another player just declared, exchanged or closed is also shown on the table, by their
   // seat, until the trick that follows it is over: below the table it is easy to miss on a phone.
   function callOut(events, before) {
@@ -162,10 +195,13 @@ export function tablePage(root, tableId, navigate) {
     if (words.length) say(words.join(". "));
     for (const e of events) {
       if (e.type === "deal_over") {
-        const won = [...events].reverse().find((x) => x.type === "trick_won");
-        const trick = won ? { cards: won.cards } : { cards: before.trick.concat(played(events)) };
+        const tricks = [...before.tricks];
+        for (const x of events) {
+          if (x.type === "trick_won") tricks.push({ winner: x.seat, cards: x.cards });
+          if (x.type === "deal_over") break;
+        }
         const over = events.some((x) => x.type === "match_over");
-        state.summary = { result: e.result, game_points: e.game_points, trick, match: over };
+        state.summary = { result: e.result, game_points: e.game_points, tricks, match: over };
       }
     }
   }
@@ -408,6 +444,8 @@ export function tablePage(root, tableId, navigate) {
       hands: spectator ? {} : { [state.seat]: v.hand },
       handCard,
       showLast: state.showLast,
+      holdLast: Date.now() < state.peekUntil,
+      fresh: state.fresh,
       callout: state.callout,
     });
     felt.querySelector(".hand.mine")?.addEventListener("keydown", handKeys);
@@ -588,7 +626,7 @@ export function tablePage(root, tableId, navigate) {
     const over = s.match || v.match_over;
     const parts = [];
     if (over) parts.push(...matchEnd(v));
-    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.trick.cards, over ? "deal-title" : "dialog-title"));
+    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.tricks, over ? "deal-title" : "dialog-title"));
     if (over) parts.push(dealsTable(v));
     const buttons = over
       ? [
