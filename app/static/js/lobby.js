@@ -7,6 +7,8 @@ import { failure } from "./errors.js";
 import { seatName, t } from "./i18n.js";
 
 const REFRESH_MS = 5000;
+// The rules page explains each house rule the form offers (its label links there).
+const RULE_ANCHORS = { variant: "variants", target: "option-target", claim: "option-claim", close_fail: "option-close_fail" };
 
 export function lobbyPage(root, navigate) {
   let open = null;
@@ -84,10 +86,16 @@ export function lobbyPage(root, navigate) {
   }
 
   function select(name, values) {
+    const anchor = RULE_ANCHORS[name];
     return h(
       "label",
       { class: "field" },
-      h("span", {}, t(name)),
+      h(
+        "span",
+        {},
+        t(name),
+        anchor ? h("a", { class: "rule-link", href: `/rules#${anchor}`, "data-link": true, title: t("rule_explained"), "aria-label": `${t(name)}: ${t("rule_explained")}` }, "?") : null,
+      ),
       h(
         "select",
         { name, onchange: (e) => { form[name] = e.target.value; } },

@@ -3,11 +3,13 @@
 //   /t/{id}        a table (players and spectators; ?invite=... for private tables)
 //   /history       your finished matches
 //   /history/{id}  the replay of one
+//   /rules         how to play, with every option explained (#option-<name>)
 
 import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
+import { rulesPage } from "./rules.js";
 import { setSound, soundOn } from "./sounds.js";
 import { tablePage } from "./table.js";
 
@@ -23,6 +25,7 @@ function route() {
   if ((match = path.match(/^\/t\/([\w-]+)\/?$/))) page = tablePage(app, match[1], navigate);
   else if ((match = path.match(/^\/history\/(\d+)\/?$/))) page = replayPage(app, match[1]);
   else if (path.startsWith("/history")) page = historyPage(app);
+  else if (path.startsWith("/rules")) page = rulesPage(app);
   else page = lobbyPage(app, navigate);
   renderHeader();
 }
@@ -31,7 +34,9 @@ export function navigate(path) {
   history.pushState(null, "", path);
   route();
   app.focus({ preventScroll: true });
-  window.scrollTo(0, 0);
+  const anchor = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (anchor) anchor.scrollIntoView();
+  else window.scrollTo(0, 0);
 }
 
 function renderHeader() {
@@ -40,6 +45,7 @@ function renderHeader() {
     document.getElementById("nav"),
     h("a", { href: "/", "data-link": true, "aria-current": here === "/" ? "page" : null }, t("nav_lobby")),
     h("a", { href: "/history", "data-link": true, "aria-current": here.startsWith("/history") ? "page" : null }, t("nav_history")),
+    h("a", { href: "/rules", "data-link": true, "aria-current": here.startsWith("/rules") ? "page" : null }, t("nav_rules")),
   );
   const four = localStorage.getItem(FOUR_COLOUR) === "1";
   document.body.classList.toggle("four-colour", four);

@@ -502,6 +502,7 @@ export function tablePage(root, tableId, navigate) {
     return h(
       "aside",
       { class: "side" },
+      spectator ? null : hints(),
       actions,
       h("div", { class: "side-buttons" }, buttons),
       dealLog(v),
@@ -564,6 +565,29 @@ export function tablePage(root, tableId, navigate) {
       h("button", { class: "button primary", type: "button", "data-action": "confirm-yes", onclick: yes }, t(type === "close" ? "yes_close" : "yes_claim")),
       h("button", { class: "button ghost", type: "button", "data-action": "confirm-no", onclick: () => { state.confirm = null; render(); } }, t("cancel")),
       h("label", { class: "remember" }, remember, " ", t("dont_ask_again")),
+    );
+  }
+
+  // A first game's hints, until the player says they have read them (remembered in this browser).
+  const HINTS_SEEN = "talon.hintsSeen";
+
+  function hints() {
+    if (localStorage.getItem(HINTS_SEEN) === "1") return null;
+    const done = () => {
+      localStorage.setItem(HINTS_SEEN, "1");
+      render();
+    };
+    return h(
+      "section",
+      { class: "hints", "aria-labelledby": "hints-title", "data-testid": "hints" },
+      h("h2", { id: "hints-title" }, t("hints_title")),
+      h(
+        "ul",
+        {},
+        ["hint_cards", "hint_trump", "hint_marriage", "hint_goal"].map((key) => h("li", {}, t(key))),
+        h("li", {}, h("a", { href: "/rules", "data-link": true }, t("hint_rules"))),
+      ),
+      h("button", { class: "button small", type: "button", "data-action": "hints-done", onclick: done }, t("hints_done")),
     );
   }
 
