@@ -15,8 +15,10 @@ from tests.e2e.drive import live_table, may_marry_before_a_trick, play, sit_as
 def test_a_marriage_before_the_first_trick_shows_its_points_pending(
     new_page: Any, server: Server
 ) -> None:
-    table, players = live_table(server.url, target=10)
+    # A long match: somewhere Anna leads holding a marriage before she has won a trick.
+    table, players = live_table(server.url, target=100)
     seats = play(server.url, table, players, random.Random(2), may_marry_before_a_trick(0))
+    assert seats[0].to_move is not None, "the match ended without such a moment"
     card = next(a["card"] for a in seats[0].legal if a.get("marriage"))
     anna = new_page("anna", width=1366, height=768)
     sit_as(anna.context, players[0])

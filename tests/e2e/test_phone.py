@@ -28,11 +28,12 @@ def phone(browser: Browser, server: Server, watch: Watch) -> Iterator[Page]:
 
 def test_the_four_colour_switch_has_a_visible_label_on_a_phone(phone: Page) -> None:
     phone.goto("/")
-    label = phone.locator("#prefs .four span")
-    expect(label).to_have_text("Four-colour deck")
-    box = label.bounding_box()
-    assert box and box["width"] > 40 and box["height"] > 10, box
-    expect(label).to_be_in_viewport(ratio=1)
+    for switch, text in (("#four-colour", "Four-colour deck"), ("#sound", "Sound")):
+        label = phone.locator(f"#prefs label:has({switch}) span")
+        expect(label).to_have_text(text)
+        box = label.bounding_box()
+        assert box and box["width"] > 30 and box["height"] > 10, (text, box)
+        expect(label).to_be_in_viewport(ratio=1)
     shot(phone, "phone-lobby", full_page=False)
 
 
