@@ -52,6 +52,9 @@ def test_the_lobby_s_option_labels_open_their_explanation(new_page: Any) -> None
     expect(page).to_have_url(re.compile(r"/rules#option-close_fail$"))
     expect(page.locator("#option-close_fail + dd")).to_contain_text("Zudrehen")
     expect(page.locator("#option-close_fail")).to_be_in_viewport()
+    page.reload()  # the address itself opens the page, at the option
+    expect(page.locator("#option-close_fail + dd")).to_contain_text("Zudrehen")
+    expect(page.locator("#option-close_fail")).to_be_in_viewport()
 
 
 def test_a_first_game_shows_hints_until_they_are_read(new_page: Any, server: Server) -> None:

@@ -236,7 +236,13 @@ export function replayPage(root, matchId) {
       h(
         "section",
         { class: "table-page replay", dataset: { frame: String(at) } },
-        h("div", { class: "table-head" }, h("h1", { class: "replay-title" }, t("replay_title", { a: n[0], b: n[1] })), scoreboard(frame.view, n)),
+        h(
+          "div",
+          { class: "table-head" },
+          h("h1", { class: "replay-title" }, t("replay_title", { a: n[0], b: n[1] })),
+          h("a", { class: "button small ghost", href: `/history/${matchId}/verify`, "data-link": true, "data-action": "verify" }, t("verify_link")),
+          scoreboard(frame.view, n),
+        ),
         h(
           "div",
           { class: "table-body" },

@@ -3,6 +3,7 @@
 //   /t/{id}        a table (players and spectators; ?invite=... for private tables)
 //   /history       your finished matches
 //   /history/{id}  the replay of one
+//   /history/{id}/verify  its deals re-dealt from the published seeds and checked
 //   /rules         how to play, with every option explained (#option-<name>)
 
 import { h, mount } from "./dom.js";
@@ -12,6 +13,7 @@ import { lobbyPage } from "./lobby.js";
 import { rulesPage } from "./rules.js";
 import { setSound, soundOn } from "./sounds.js";
 import { tablePage } from "./table.js";
+import { verifyPage } from "./verify.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -24,6 +26,7 @@ function route() {
   let match;
   if ((match = path.match(/^\/t\/([\w-]+)\/?$/))) page = tablePage(app, match[1], navigate);
   else if ((match = path.match(/^\/history\/(\d+)\/?$/))) page = replayPage(app, match[1]);
+  else if ((match = path.match(/^\/history\/(\d+)\/verify\/?$/))) page = verifyPage(app, match[1]);
   else if (path.startsWith("/history")) page = historyPage(app);
   else if (path.startsWith("/rules")) page = rulesPage(app);
   else page = lobbyPage(app, navigate);

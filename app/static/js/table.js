@@ -12,6 +12,7 @@ import { fold } from "./reducer.js";
 import { sound } from "./sounds.js";
 import { dealSummary } from "./summary.js";
 import { TableSocket } from "./socket.js";
+import { rememberCommitment } from "./verify.js";
 
 export function tablePage(root, tableId, navigate) {
   const params = new URLSearchParams(location.search);
@@ -52,6 +53,7 @@ export function tablePage(root, tableId, navigate) {
         if (frame.view) {
           if (state.view && frame.match_id !== state.matchId) state.summary = null;
           state.view = frame.view;
+          rememberCommitment(String(frame.match_id), frame.view.deal_no, frame.view.commitment);
           state.log = { deal: frame.view.deal_no, entries: [] };
           logEvents(frame.deal_events || []);
           // After a reload at the end of a match: the last deal's summary and the match's end.
@@ -134,7 +136,10 @@ export function tablePage(root, tableId, navigate) {
 
   function logEvents(events) {
     for (const e of events) {
-      if (e.type === "deal_started") state.log = { deal: e.deal_no, entries: [] };
+      if (e.type === "deal_started") {
+        state.log = { deal: e.deal_no, entries: [] };
+        rememberCommitment(String(state.matchId), e.deal_no, e.commitment);
+      }
       const text = describe(e);
       if (text) state.log.entries.unshift({ text, key: Math.random() });
     }
@@ -656,6 +661,7 @@ export function tablePage(root, tableId, navigate) {
       ? [
           seated() ? h("button", { class: "button primary", type: "button", "data-action": "rematch", onclick: rematch }, t("rematch")) : null,
           h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
+          state.matchId ? h("a", { class: "button ghost", href: `/history/${state.matchId}/verify`, "data-link": true, "data-action": "verify" }, t("verify_link")) : null,
         ]
       : [h("button", { class: "button primary", type: "button", "data-action": "continue", onclick: () => { state.summary = null; render(); } }, t("continue"))];
     // The buttons sit in a footer that never scrolls away, however many deals the match had.
