@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
-from playwright.sync_api import BrowserContext
+from playwright.sync_api import BrowserContext, Page, expect
 from websockets.sync.client import ClientConnection, connect
 
 TIMEOUT = 15.0
@@ -44,6 +44,14 @@ def sit_as(context: BrowserContext, player: dict[str, Any]) -> None:
     """Pages of ``context`` start with ``player``'s identity, as if they had created it."""
     saved = json.dumps(json.dumps(player))
     context.add_init_script(f"localStorage.setItem('talon.player', {saved})")
+
+
+def take_seat(page: Page, table: dict[str, Any], player: dict[str, Any]) -> Page:
+    """``page`` at ``table`` as ``player`` (seated there already), once its hand is shown."""
+    sit_as(page.context, player)
+    page.goto(f"/t/{table['id']}")
+    expect(page.locator(".hand.mine .card").first).to_be_visible()
+    return page
 
 
 class Seat:

@@ -8,18 +8,22 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import event_seen, live_table, marry, play, sit_as
+from tests.e2e.drive import Seat, event_seen, live_table, marry, play, take_seat
+
+
+def declared_and_deal_goes_on(seats: list[Seat]) -> bool:
+    """A marriage was just declared and did not end the deal."""
+    kinds = [e["type"] for e in seats[0].events]
+    return "marriage_declared" in kinds and "deal_over" not in kinds
 
 
 def test_the_log_starts_afresh_each_deal_and_survives_a_reload(
     new_page: Any, server: Server
 ) -> None:
     table, players = live_table(server.url, target=10)
-    anna = new_page("anna", width=1366, height=768)
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
+    anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
     rng = random.Random(8)
-    seats = play(server.url, table, players, rng, event_seen("marriage_declared"), marry)
+    seats = play(server.url, table, players, rng, declared_and_deal_goes_on, marry)
     declared = next(e for e in seats[0].events if e["type"] == "marriage_declared")
     log = anna.locator(".deal-log .announcements li")
     expect(log.first).to_contain_text("declares a marriage")

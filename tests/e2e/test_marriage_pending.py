@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import live_table, may_marry_before_a_trick, play, sit_as
+from tests.e2e.drive import live_table, may_marry_before_a_trick, play, take_seat
 
 
 def test_a_marriage_before_the_first_trick_shows_its_points_pending(
@@ -20,9 +20,7 @@ def test_a_marriage_before_the_first_trick_shows_its_points_pending(
     seats = play(server.url, table, players, random.Random(2), may_marry_before_a_trick(0))
     assert seats[0].to_move is not None, "the match ended without such a moment"
     card = next(a["card"] for a in seats[0].legal if a.get("marriage"))
-    anna = new_page("anna", width=1366, height=768)
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
+    anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
     expect(anna.get_by_test_id("pending")).to_have_count(0)
     anna.click(f".hand.mine .card[data-card={card}]")
     anna.click(".marriage-choice [data-action=marriage]")

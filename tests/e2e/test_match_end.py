@@ -8,17 +8,14 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import live_table, never, play, sit_as
+from tests.e2e.drive import live_table, never, play, take_seat
 
 
 def test_after_a_long_match_rematch_and_lobby_stay_on_a_laptop_screen(
     new_page: Any, server: Server
 ) -> None:
     table, players = live_table(server.url, target=10)
-    anna = new_page("anna", width=1366, height=768)
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
-    expect(anna.locator(".hand.mine .card")).to_have_count(6)
+    anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
     play(server.url, table, players, random.Random(11), never)
     expect(anna.get_by_test_id("match-winner")).to_contain_text("wins the match")
     assert anna.locator("table.deals tbody tr").count() >= 4

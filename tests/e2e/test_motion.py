@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import Server, Watch, shot
-from tests.e2e.drive import Seat, event_seen, live_table, never, play, sit_as
+from tests.e2e.drive import Seat, event_seen, live_table, never, play, take_seat
 
 Opener = Callable[[str], Page]
 
@@ -50,10 +50,7 @@ def test_a_card_played_moves_in_unless_motion_is_reduced(
     anna_page: Opener, server: Server, preference: str, moves: bool
 ) -> None:
     table, players = live_table(server.url)
-    anna = anna_page(preference)
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
-    expect(anna.locator(".hand.mine .card")).to_have_count(6)
+    anna = take_seat(anna_page(preference), table, players[0])
     anna.evaluate("localStorage.setItem('talon.sound', '1')")
     play(server.url, table, players, random.Random(1), bela_played)
     arrived = anna.locator(".trick .card.arrive")
@@ -66,9 +63,7 @@ def test_a_card_played_moves_in_unless_motion_is_reduced(
 
 def test_no_sound_unless_switched_on(new_page: Any, server: Server) -> None:
     table, players = live_table(server.url)
-    anna = new_page("anna")
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
+    anna = take_seat(new_page("anna"), table, players[0])
     expect(anna.locator("#sound")).not_to_be_checked()
     play(server.url, table, players, random.Random(1), bela_played)
     expect(anna.locator(".trick .card")).not_to_have_count(0)
@@ -81,10 +76,7 @@ def test_a_finished_trick_stays_in_view_when_the_next_card_follows_at_once(
     new_page: Any, server: Server
 ) -> None:
     table, players = live_table(server.url)
-    anna = new_page("anna")
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
-    expect(anna.locator(".hand.mine .card")).to_have_count(6)
+    anna = take_seat(new_page("anna"), table, players[0])
     # Play on until a trick is won and the next card is led right after it.
     rng = random.Random(3)
     seats = play(server.url, table, players, rng, event_seen("trick_won"))
@@ -101,10 +93,7 @@ def test_the_summary_and_the_replay_list_every_trick_of_the_deal(
     new_page: Any, server: Server
 ) -> None:
     table, players = live_table(server.url, target=1)
-    anna = new_page("anna", width=1366, height=768)
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
-    expect(anna.locator(".hand.mine .card")).to_have_count(6)
+    anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
     seats = play(server.url, table, players, random.Random(9), never)
     result = next(e["result"] for e in seats[0].events if e["type"] == "deal_over")
     tricks = sum(result["tricks"])

@@ -38,7 +38,10 @@ def test_the_four_colour_switch_has_a_visible_label_on_a_phone(phone: Page) -> N
 
 
 def bela_declared(seats: list[Seat]) -> bool:
-    return any(e["type"] == "marriage_declared" and e["seat"] == 1 for e in seats[0].events)
+    """Bela just declared a marriage, and it did not end the deal."""
+    events = seats[0].events
+    declared = any(e["type"] == "marriage_declared" and e["seat"] == 1 for e in events)
+    return declared and not any(e["type"] == "deal_over" for e in events)
 
 
 def test_a_tapped_card_s_reason_does_not_stay_and_bela_s_marriage_shows_on_the_table(

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import live_table, may, play, sit_as
+from tests.e2e.drive import live_table, may, play, take_seat
 
 LANGUAGES = ["en", "de", "pl", "it", "es"]
 
@@ -20,9 +20,7 @@ def open_as_anna(new_page: Any, server: Server, **options: Any) -> tuple[Page, d
     table, players = live_table(server.url, **options)
     kind = "claim" if options.get("claim") == "manual" else "close"
     play(server.url, table, players, random.Random(4), may(0, kind))
-    anna = new_page("anna", width=1366, height=768)
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
+    anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
     expect(anna.locator(f"[data-action={kind}]")).to_be_visible()
     return anna, {"table": table, "players": players}
 

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import live_table, sit_as
+from tests.e2e.drive import live_table, take_seat
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 LANGUAGES = ["en", "de", "pl", "it", "es"]
@@ -59,9 +59,7 @@ def test_the_lobby_s_option_labels_open_their_explanation(new_page: Any) -> None
 
 def test_a_first_game_shows_hints_until_they_are_read(new_page: Any, server: Server) -> None:
     table, players = live_table(server.url)
-    anna = new_page("anna", locale="es-ES")
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
+    anna = take_seat(new_page("anna", locale="es-ES"), table, players[0])
     hints = anna.get_by_test_id("hints")
     expect(hints).to_contain_text("Tu primera partida")
     expect(hints.locator("a[href='/rules']")).to_be_visible()

@@ -10,7 +10,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import live_table, never, play, sit_as
+from tests.e2e.drive import live_table, never, play, take_seat
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 NAMES = {"A": "ace", "T": "ten", "K": "king", "Q": "queen", "J": "jack", "9": "nine"}
@@ -19,11 +19,7 @@ SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 def anna_at_a_live_table(new_page: Any, server: Server, **size: int) -> Page:
     table, players = live_table(server.url)
-    anna = new_page("anna", **size)
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
-    expect(anna.locator(".hand.mine .card")).to_have_count(6)
-    return anna
+    return take_seat(new_page("anna", **size), table, players[0])
 
 
 def test_the_turned_trump_card_s_rank_is_written_out(new_page: Any, server: Server) -> None:
@@ -52,10 +48,7 @@ def test_screen_readers_hear_every_card_and_find_every_control_named(
     new_page: Any, server: Server
 ) -> None:
     table, players = live_table(server.url)
-    anna = new_page("anna")
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
-    expect(anna.locator(".hand.mine .card")).to_have_count(6)
+    anna = take_seat(new_page("anna"), table, players[0])
     expect(anna.locator(".stock-area")).to_have_attribute("aria-label", "12 cards in the stock")
     expect(anna.locator(".stock-area")).to_have_attribute("role", "group")
 

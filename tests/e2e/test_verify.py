@@ -12,7 +12,7 @@ from playwright.sync_api import Route, expect
 
 from app.engine.dealing import deal_seed, first_dealer, seed_commitment, shuffled_deck
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import live_table, never, play, sit_as
+from tests.e2e.drive import live_table, never, play, take_seat
 
 FAIRNESS = """async ([seeds, sizes]) => {
   const f = await import('/js/fairness.js');
@@ -51,10 +51,7 @@ def test_the_page_and_the_engine_agree_on_many_matches(new_page: Any, server: Se
     rng = random.Random(21)
     # The first match is watched live by Anna's page, so its commitments were seen then too.
     table, players = live_table(server.url, target=3)
-    anna = new_page("anna", width=1366, height=768)
-    sit_as(anna.context, players[0])
-    anna.goto(f"/t/{table['id']}")
-    expect(anna.locator(".hand.mine .card")).to_have_count(6)
+    anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
     play(server.url, table, players, rng, never)
     expect(anna.get_by_test_id("match-winner")).to_be_visible()
     anna.click("[data-action=verify]")
