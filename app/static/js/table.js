@@ -23,7 +23,7 @@ export function tablePage(root, tableId, navigate) {
     seat: null,
     online: true,
     showLast: false,
-    summary: null, // {result, game_points, trick, match}
+    summary: null, // {result, game_points, tricks, match}
     confirmResign: false,
     confirm: null, // "close" or "claim" while the player is asked to confirm it
     callout: null, // {seat, text}: another player's declaration, shown by their seat
@@ -209,10 +209,6 @@ export function tablePage(root, tableId, navigate) {
         state.summary = { result: e.result, game_points: e.game_points, tricks, match: over };
       }
     }
-  }
-
-  function played(events) {
-    return events.filter((e) => e.type === "card_played").map((e) => ({ seat: e.seat, card: e.card }));
   }
 
   // -- actions ------------------------------------------------------------------------
@@ -706,6 +702,8 @@ export function tablePage(root, tableId, navigate) {
     render,
     leave() {
       alive = false;
+      clearTimeout(freshTimer);
+      clearTimeout(peekTimer);
       if (socket) socket.stop();
       banner(null);
     },
