@@ -35,8 +35,9 @@ def test_every_option_of_the_two_player_rules_is_explained_in_every_language(
         page.select_option("#language", language)
         expect(page.locator("article.rules")).to_have_attribute("lang", language)
         for option in sorted(options):
-            explained = page.locator(f"#option-{option} + dd")
-            expect(explained).not_to_be_empty()
+            expect(page.locator(f"#option-{option} + dd")).not_to_be_empty()
+            title = page.locator(f"#option-{option}").inner_text()
+            assert re.fullmatch(rf"\w[^()]* \({option}\)", title), f"{language}: {title}"
         assert len(page.locator(".rules section[data-players]").all()) >= 10
     page.select_option("#language", "en")
     text = page.locator("article.rules").inner_text()

@@ -20,6 +20,7 @@ const EN = {
     { id: "match", players: [2], title: "The match", text: ["Deals go on until a player reaches the target, 7 game points by default (option target). Then the table may play again (rematch)."] },
   ],
   variants: { title: "Games", text: ["Sixty-Six: the rules above. Schnapsen: 20 cards, 5 in hand (3 then 2), the trump jack is exchanged and may be exchanged before winning a trick, no last-trick bonus, marriages allowed after the stock is gone. Sixty-Six with 32 cards: the sevens and eights join the deck."] },
+  option_titles: { wrong_claim: "A wrong claim", strict: "Rules after the stock", exchange_needs_trick: "Exchange only after a trick", exchange_min_stock: "Cards needed to exchange", close_min_stock: "Cards needed to close", marriages_in_strict_phase: "Marriages after the stock", last_trick_bonus: "Last-trick bonus", loser_counts_marriages: "The loser's marriages count", schwarz: "When a deal is worth 3" },
   options_title: "The options (house rules)",
   options: {
     target: "Play to: the match ends when a player has 7 game points, or 10.",
@@ -54,6 +55,7 @@ const DE = {
     { id: "match", players: [2], title: "Die Partie", text: ["Gespielt wird, bis jemand das Ziel erreicht, ohne andere Hausregel 7 Gewinnpunkte (Option target). Danach kann der Tisch noch einmal spielen (Revanche)."] },
   ],
   variants: { title: "Spiele", text: ["Sechsundsechzig: die Regeln oben. Schnapsen: 20 Karten, 5 auf der Hand (3, dann 2), getauscht wird der Trumpf-Bube, auch vor dem ersten Stich, kein Extra für den letzten Stich, Ansagen auch nach dem Stock. Sechsundsechzig mit 32 Karten: mit Siebenern und Achtern."] },
+  option_titles: { wrong_claim: "Falsche Ansage", strict: "Regeln nach dem Stock", exchange_needs_trick: "Tauschen erst nach einem Stich", exchange_min_stock: "Karten zum Tauschen", close_min_stock: "Karten zum Zudrehen", marriages_in_strict_phase: "Ansagen nach dem Stock", last_trick_bonus: "Extra für den letzten Stich", loser_counts_marriages: "Ansagen des Verlierers zählen", schwarz: "Wann ein Spiel 3 zählt" },
   options_title: "Die Optionen (Hausregeln)",
   options: {
     target: "Spiel bis: Die Partie endet, wenn jemand 7 Gewinnpunkte hat, oder 10.",
@@ -88,6 +90,7 @@ const PL = {
     { id: "match", players: [2], title: "Partia", text: ["Gra się do celu, domyślnie 7 punktów meczowych (opcja target). Potem stół może zagrać jeszcze raz (rewanż)."] },
   ],
   variants: { title: "Gry", text: ["Sześćdziesiąt sześć: zasady powyżej. Schnapsen: 20 kart, 5 w ręce (3, potem 2), wymienia się waleta atutowego, także przed pierwszą lewą, bez premii za ostatnią lewę, meldunki także po wyczerpaniu talii. Sześćdziesiąt sześć 32 kartami: z siódemkami i ósemkami."] },
+  option_titles: { wrong_claim: "Błędne zgłoszenie", strict: "Zasady po wyczerpaniu talii", exchange_needs_trick: "Wymiana dopiero po lewie", exchange_min_stock: "Karty potrzebne do wymiany", close_min_stock: "Karty potrzebne do zamknięcia", marriages_in_strict_phase: "Meldunki po wyczerpaniu talii", last_trick_bonus: "Premia za ostatnią lewę", loser_counts_marriages: "Meldunki przegranego się liczą", schwarz: "Kiedy rozdanie jest warte 3" },
   options_title: "Opcje (zasady domowe)",
   options: {
     target: "Gra do: partia kończy się, gdy ktoś ma 7 punktów meczowych albo 10.",
@@ -122,6 +125,7 @@ const IT = {
     { id: "match", players: [2], title: "La partita", text: ["Si gioca fino all'obiettivo, di norma 7 punti partita (opzione target). Poi il tavolo può giocare di nuovo (rivincita)."] },
   ],
   variants: { title: "Giochi", text: ["Sessantasei: le regole qui sopra. Schnapsen: 20 carte, 5 in mano (3 e poi 2), si scambia il fante di briscola anche prima della prima presa, niente premio per l'ultima presa, matrimoni anche a tallone finito. Sessantasei a 32 carte: con sette e otto."] },
+  option_titles: { wrong_claim: "Dichiarazione sbagliata", strict: "Regole a tallone finito", exchange_needs_trick: "Scambio solo dopo una presa", exchange_min_stock: "Carte per lo scambio", close_min_stock: "Carte per chiudere", marriages_in_strict_phase: "Matrimoni a tallone finito", last_trick_bonus: "Premio dell'ultima presa", loser_counts_marriages: "Contano i matrimoni del perdente", schwarz: "Quando una mano vale 3" },
   options_title: "Le opzioni (regole della casa)",
   options: {
     target: "Si gioca fino a: la partita finisce quando qualcuno ha 7 punti partita, o 10.",
@@ -156,6 +160,7 @@ const ES = {
     { id: "match", players: [2], title: "La partida", text: ["Se juega hasta la meta, 7 puntos de partida por defecto (opción target). Después la mesa puede jugar otra vez (revancha)."] },
   ],
   variants: { title: "Juegos", text: ["Sesenta y seis: las reglas de arriba. Schnapsen: 20 cartas, 5 en mano (3 y luego 2), se cambia la jota de triunfo, también antes de la primera baza, sin premio por la última baza, cantes también con el mazo agotado. Sesenta y seis con 32 cartas: con sietes y ochos."] },
+  option_titles: { wrong_claim: "Cante de 66 falso", strict: "Reglas sin mazo", exchange_needs_trick: "Cambiar solo tras una baza", exchange_min_stock: "Cartas para cambiar", close_min_stock: "Cartas para cerrar", marriages_in_strict_phase: "Cantes sin mazo", last_trick_bonus: "Premio de la última baza", loser_counts_marriages: "Cuentan los cantes del perdedor", schwarz: "Cuándo una mano vale 3" },
   options_title: "Las opciones (reglas de la casa)",
   options: {
     target: "Jugar hasta: la partida termina cuando alguien tiene 7 puntos de partida, o 10.",

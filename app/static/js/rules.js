@@ -10,10 +10,10 @@ export function optionAnchor(name) {
   return `option-${name}`;
 }
 
-/** The lobby's own label for an option when it has one, else the option's name. */
-function optionTitle(name) {
+/** An option's title in words (the lobby's own label when it has one), with its name. */
+function optionTitle(name, text) {
   const label = t(name);
-  return label === name ? name : `${label} (${name})`;
+  return `${label === name ? text.option_titles[name] || name : label} (${name})`;
 }
 
 export function rulesPage(root) {
@@ -39,7 +39,7 @@ export function rulesPage(root) {
             "dl",
             { class: "options" },
             Object.entries(text.options).map(([name, explanation]) => [
-              h("dt", { id: optionAnchor(name) }, optionTitle(name)),
+              h("dt", { id: optionAnchor(name) }, optionTitle(name, text)),
               h("dd", {}, explanation),
             ]),
           ),
