@@ -28,7 +28,7 @@ def deal_events(records: Sequence[Record], seat: int | None) -> list[dict[str, A
     """
     events: list[dict[str, Any]] = []
     for record in reversed(records):
-        received = json.loads(record.frame_for(seat))["events"]
+        received: list[dict[str, Any]] = json.loads(record.frame_for(seat))["events"]
         starts = [i for i, event in enumerate(received) if event["type"] == "deal_started"]
         if starts:
             return received[starts[-1] :] + events
