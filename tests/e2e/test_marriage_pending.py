@@ -22,7 +22,7 @@ def test_a_marriage_before_the_first_trick_shows_its_points_pending(
     card = next(a["card"] for a in seats[0].legal if a.get("marriage"))
     anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
     expect(anna.get_by_test_id("pending")).to_have_count(0)
-    anna.click(f".hand.mine .card[data-card={card}]")
+    anna.click(f".hand.mine .card[data-card='{card}']")
     anna.click(".marriage-choice [data-action=marriage]")
     said = anna.locator(".announcements li").first
     expect(said).to_contain_text("pending until Anna wins a trick")

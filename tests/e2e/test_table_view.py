@@ -59,7 +59,7 @@ def test_screen_readers_hear_every_card_and_find_every_control_named(
     card = next(e["card"] for e in seats[0].events if e["type"] == "card_played")
     name = f"{NAMES[card[0]]} of {SUIT_NAMES[card[1]]}"
     expect(anna.locator("#sr-live")).to_contain_text(f"Bela plays the {name}")
-    expect(anna.locator(f".trick [data-card={card}]")).to_have_attribute(
+    expect(anna.locator(f".trick [data-card='{card}']")).to_have_attribute(
         "aria-label", f"Bela: {name}"
     )
     anna.select_option("#language", "de")
