@@ -86,6 +86,7 @@ def test_a_finished_trick_stays_in_view_when_the_next_card_follows_at_once(
     expect(peek).to_be_visible()
     shown = peek.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
     assert shown == [c["card"] for c in trick]
+    # It shows for 2.5 s: one look at each screen size, no more, while it is there.
     for size in ({"width": 1366, "height": 768}, {"width": 390, "height": 844}):
         anna.set_viewport_size(size)
         held, playing = peek.bounding_box(), anna.locator(".trick .card").first.bounding_box()
@@ -97,7 +98,7 @@ def test_a_finished_trick_stays_in_view_when_the_next_card_follows_at_once(
             or playing["y"] + playing["height"] <= held["y"]
         )
         assert apart, f"the held trick covers the card being played at {size}"
-        shot(anna, f"held-trick-{size['width']}", full_page=False)
+    shot(anna, "held-trick-phone", full_page=False)
     expect(peek).to_be_hidden(timeout=5000)
 
 
