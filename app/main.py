@@ -87,13 +87,15 @@ def settle_runtime() -> None:
 
 
 def serve_client(app: FastAPI) -> None:
-    """The browser client at ``/``; its own pages (invite links, history) get ``index.html``."""
+    """The browser client at ``/``; its own pages (invite links, history, a match's check,
+    the rules) get ``index.html``."""
     index = STATIC / "index.html"
 
     async def page() -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
-    for path in ("/t/{table_id}", "/history", "/history/{match_id}"):
+    pages = ("/t/{table_id}", "/history", "/history/{match_id}", "/history/{match_id}/verify")
+    for path in (*pages, "/rules"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
 

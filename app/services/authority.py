@@ -32,6 +32,7 @@ from app.engine import (
 from app.services import metrics
 from app.services.bus import NO_BUS, Bus
 from app.services.committer import Committer, Write
+from app.services.deal_log import deal_events
 from app.services.errors import (
     STORE_ERRORS,
     Conflict,
@@ -210,6 +211,7 @@ class TableAuthority:
             "seat": seat,
             "version": self.version,
             "view": None if self.state is None else view(self.state, seat),
+            "deal_events": deal_events(self.records, seat),
             "table": self.public_info(),
         }
 

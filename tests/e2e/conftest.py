@@ -145,7 +145,8 @@ def new_page(browser: Browser, server: Server, watch: Watch) -> Iterator[Any]:
         context.close()
 
 
-def shot(page: Page, name: str) -> None:
-    """Save a screenshot under test-artifacts/ for people to look at."""
+def shot(page: Page, name: str, full_page: bool = True) -> None:
+    """Save a screenshot under test-artifacts/ for people to look at (``full_page=False``: only
+    what the window shows, to see what is below the fold)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)

@@ -3,7 +3,7 @@
 
 import { cardElement, sortHand, suitIcon } from "./cards.js";
 import { h } from "./dom.js";
-import { cardName, t } from "./i18n.js";
+import { cardName, cardShort, t } from "./i18n.js";
 
 /**
  * @param {object} p
@@ -14,6 +14,9 @@ import { cardName, t } from "./i18n.js";
  *   handCard: (code) => element for a playable own card (live table), else plain cards
  *   showLast: draw the last completed trick in the middle
  *   me: the viewer's seat (null for spectators and replays)
+ *   callout: {seat, text} something another player just did, shown by their seat
+ *   holdLast: keep the last trick in view in the corner once the next trick has begun
+ *   fresh: what the last update brought, animated once ({played: Set, dealt, collected})
  */
 export function board(p) {
   const v = p.view;
@@ -33,6 +36,13 @@ function seatRow(p, seat, where) {
   const onMove = v.to_move === seat && !v.deal_over;
   const stats = [h("span", { class: "chip" }, t("tricks", { n: v.tricks_won[seat] }))];
   if (v.scores) stats.push(h("span", { class: "chip score" }, t("score", { n: v.scores[seat] })));
+  // A marriage declared before its declarer's first trick waits for that trick (the server
+  // says how many points wait in `pending_marriages`).
+  const pending = v.pending_marriages ? v.pending_marriages[seat] : 0;
+  if (pending > 0) {
+    const long = t("pending_long", { n: pending, name });
+    stats.push(h("span", { class: "chip pending", title: long, "aria-label": long, "data-testid": "pending" }, t("pending_short", { n: pending })));
+  }
   const label = h(
     "div",
     { class: "seat-label" },
@@ -43,6 +53,8 @@ function seatRow(p, seat, where) {
   );
   const faceUp = p.hands && p.hands[seat];
   const hand = faceUp ? ownHand(p, seat, faceUp) : hiddenHand(v, seat, name);
+  const callout =
+    p.callout && p.callout.seat === seat ? h("div", { class: "callout", "data-testid": "callout" }, p.callout.text) : null;
   return h(
     "section",
     {
@@ -50,7 +62,7 @@ function seatRow(p, seat, where) {
       dataset: { seat: String(seat) },
       "aria-label": name,
     },
-    where === "top" ? [label, hand] : [hand, label],
+    where === "top" ? [label, hand, callout] : [callout, hand, label],
   );
 }
 
@@ -68,6 +80,12 @@ function ownHand(p, seat, codes) {
   const cards = sortHand(codes, p.view.trump).map((code) =>
     p.handCard && seat === p.me ? p.handCard(code) : cardElement(code, { zone: "hand" }),
   );
+  if (p.fresh?.dealt && seat === p.me) {
+    cards.forEach((el, i) => {
+      el.classList.add("dealt");
+      el.style.setProperty("--i", String(i));
+    });
+  }
   const label = seat === p.me ? t("hand_label") : p.names[seat] || "";
   return fan(cards, seat === p.me ? "mine" : "open", label);
 }
@@ -91,7 +109,7 @@ function hiddenHand(v, seat, name) {
 function stockArea(v) {
   const pile = [];
   if (v.trump_card) {
-    const trump = cardElement(v.trump_card, { zone: "trump" });
+    const trump = cardElement(v.trump_card, { zone: "trump", label: t("trump_card", { card: cardName(v.trump_card) }) });
     trump.classList.add("turned");
     pile.push(trump);
   }
@@ -99,18 +117,23 @@ function stockArea(v) {
   for (let i = 0; i < backs; i++) {
     const back = cardElement(null, { zone: "stock" });
     back.style.setProperty("--depth", String(i));
+    back.setAttribute("aria-hidden", "true");
     pile.push(back);
   }
   if (v.closed) pile.push(h("span", { class: "closed-mark" }, t("stock_closed")));
+  // The turned card lies mostly under the stock: its rank is also written out beside it.
+  const rank = v.trump_card
+    ? h("span", { class: `trump-rank suit-${v.trump_card[1]}`, "aria-hidden": "true", "data-testid": "trump-rank" }, cardShort(v.trump_card))
+    : null;
   return h(
     "div",
-    { class: "stock-area", "aria-label": t("stock_left", { n: v.stock }) },
+    { class: "stock-area", role: "group", "aria-label": t("stock_left", { n: v.stock }) },
     h("div", { class: "pile" }, pile),
     h(
       "div",
       { class: "stock-info" },
-      h("span", { class: "stock-count", dataset: { stock: String(v.stock) } }, String(v.stock)),
-      h("span", { class: "trump-label" }, t("trump"), " ", suitIcon(v.trump)),
+      h("span", { class: "stock-count", dataset: { stock: String(v.stock) }, "aria-hidden": "true" }, String(v.stock)),
+      h("span", { class: "trump-label" }, t("trump"), " ", suitIcon(v.trump), rank),
     ),
   );
 }
@@ -132,13 +155,19 @@ function trickArea(p) {
   }
   return h(
     "div",
-    { class: `trick${zone === "last" ? " collected" : ""}`, role: "group", "aria-label": t("trick_label") },
+    {
+      class: `trick${zone === "last" ? " collected" : ""}${zone === "last" && p.fresh?.collected ? ` collect-${p.fresh.collected}` : ""}`,
+      role: "group",
+      "aria-label": t("trick_label"),
+    },
     h(
       "div",
       { class: "trick-cards" },
       cards.map((c) => {
-        const el = cardElement(c.card, { zone });
+        const label = t("played_by", { name: p.names[c.seat] || "?", card: cardName(c.card) });
+        const el = cardElement(c.card, { zone, label });
         el.classList.add(c.seat === p.bottom ? "from-bottom" : "from-top");
+        if (p.fresh?.played.has(c.card)) el.classList.add("arrive");
         return el;
       }),
     ),
@@ -148,17 +177,20 @@ function trickArea(p) {
 
 function lastTrickPeek(p) {
   const v = p.view;
-  if (!p.showLast || !v.last_trick) {
+  const held = p.holdLast && v.trick.length > 0; // the next trick has begun: keep this one in view
+  if (!(p.showLast || held) || !v.last_trick) {
     return h("div", { class: "peek", hidden: true });
   }
   return h(
     "div",
-    { class: "peek", role: "group", "aria-label": t("last_trick") },
+    { class: "peek", role: "group", "aria-label": t("last_trick"), "data-testid": "peek" },
     h("span", { class: "peek-title" }, t("trick_won_by", { name: p.names[v.last_trick.winner] })),
     h(
       "div",
       { class: "peek-cards" },
-      v.last_trick.cards.map((c) => cardElement(c.card, { zone: "last" })),
+      v.last_trick.cards.map((c) =>
+        cardElement(c.card, { zone: "last", label: t("played_by", { name: p.names[c.seat] || "?", card: cardName(c.card) }) }),
+      ),
     ),
   );
 }

@@ -60,3 +60,17 @@ export function banner(message, kind = "warn") {
   el.dataset.kind = kind;
   el.hidden = false;
 }
+
+/** Tell screen readers something (a polite live region that outlives every page render). */
+export function say(message) {
+  let el = document.getElementById("sr-live");
+  if (!el) {
+    el = document.createElement("div");
+    el.id = "sr-live";
+    el.className = "sr-only";
+    el.setAttribute("role", "status");
+    el.setAttribute("aria-live", "polite");
+    document.body.append(el);
+  }
+  el.textContent = message;
+}

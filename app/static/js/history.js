@@ -4,6 +4,7 @@
 import { call, me } from "./api.js";
 import { board, scoreboard } from "./board.js";
 import { h, mount, toast } from "./dom.js";
+import { failure } from "./errors.js";
 import { cardShort, lang, t } from "./i18n.js";
 import { dealSummary } from "./summary.js";
 
@@ -23,7 +24,7 @@ export function historyPage(root) {
       if (!alive) return;
       matches = page.matches.filter((m) => m.status === "finished");
     } catch (error) {
-      toast(t("error", { message: error.message }));
+      toast(failure(error));
       matches = [];
     }
     render();
@@ -94,6 +95,7 @@ export function replayFrames(steps) {
 function dealEndFrame(previous, step, over) {
   const hands = previous.hands.map((hand) => [...hand]);
   let trick = [...previous.view.trick];
+  const tricks = [...(previous.view.tricks || [])];
   for (const e of step.events) {
     if (e.type === "deal_over") break;
     if (e.type === "card_played") {
@@ -101,6 +103,7 @@ function dealEndFrame(previous, step, over) {
       trick.push({ seat: e.seat, card: e.card });
     } else if (e.type === "trick_won") {
       trick = e.cards;
+      tricks.push({ winner: e.seat, cards: e.cards });
     } else if (e.type === "card_drawn") {
       hands[e.seat].push(e.card);
     }
@@ -116,7 +119,7 @@ function dealEndFrame(previous, step, over) {
     deal_over: true,
     to_move: null,
   };
-  return { view, hands, step, result: r, finalTrick: { cards: trick } };
+  return { view, hands, step, result: r, tricks, finalTrick: { cards: trick } };
 }
 
 export function replayPage(root, matchId) {
@@ -131,7 +134,7 @@ export function replayPage(root, matchId) {
       replay = await call("GET", `/api/matches/${matchId}/replay`);
       frames = replayFrames(replay.steps);
     } catch (error) {
-      problem = error.message;
+      problem = failure(error);
     }
     if (alive) render();
   }
@@ -178,7 +181,11 @@ export function replayPage(root, matchId) {
     }
   }
 
+  // The arrow keys step through the replay wherever the focus is, except in a form field.
   function keys(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.target.closest?.("input, select, textarea, [contenteditable]")) return;
+    if (!replay || problem) return;
     const moves = { ArrowRight: () => go(at + 1), ArrowLeft: () => go(at - 1), PageDown: () => jumpDeal(1), PageUp: () => jumpDeal(-1) };
     if (moves[event.key]) {
       event.preventDefault();
@@ -192,7 +199,20 @@ export function replayPage(root, matchId) {
 
   function render() {
     if (problem) {
-      mount(root, h("section", { class: "panel narrow" }, h("p", {}, t("error", { message: problem }))));
+      mount(
+        root,
+        h(
+          "section",
+          { class: "panel narrow", "data-testid": "replay-problem" },
+          h("p", {}, problem),
+          h(
+            "div",
+            { class: "dialog-buttons" },
+            h("a", { class: "button", href: "/history", "data-link": true }, t("back_to_history")),
+            h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
+          ),
+        ),
+      );
       return;
     }
     if (!replay) {
@@ -215,8 +235,14 @@ export function replayPage(root, matchId) {
       root,
       h(
         "section",
-        { class: "table-page replay", dataset: { frame: String(at) }, onkeydown: keys },
-        h("div", { class: "table-head" }, h("h1", { class: "replay-title" }, t("replay_title", { a: n[0], b: n[1] })), scoreboard(frame.view, n)),
+        { class: "table-page replay", dataset: { frame: String(at) } },
+        h(
+          "div",
+          { class: "table-head" },
+          h("h1", { class: "replay-title" }, t("replay_title", { a: n[0], b: n[1] })),
+          h("a", { class: "button small ghost", href: `/history/${matchId}/verify`, "data-link": true, "data-action": "verify" }, t("verify_link")),
+          scoreboard(frame.view, n),
+        ),
         h(
           "div",
           { class: "table-body" },
@@ -234,19 +260,21 @@ export function replayPage(root, matchId) {
             ),
             h("p", { class: "step-of" }, t("step_of", { i: at + 1, n: frames.length })),
             h("p", { class: "step-caption", "aria-live": "polite" }, describe(frame)),
-            frame.result ? h("div", { class: "replay-summary" }, dealSummary(frame.result, n, replay.rules, null, "replay-deal")) : null,
+            frame.result ? h("div", { class: "replay-summary" }, dealSummary(frame.result, n, replay.rules, frame.tricks, "replay-deal")) : null,
           ),
         ),
       ),
     );
   }
 
+  document.addEventListener("keydown", keys);
   render();
   load();
   return {
     render,
     leave() {
       alive = false;
+      document.removeEventListener("keydown", keys);
     },
   };
 }

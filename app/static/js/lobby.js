@@ -3,9 +3,12 @@
 import { call, forget, identify, me } from "./api.js";
 import { cardElement } from "./cards.js";
 import { h, mount, toast } from "./dom.js";
+import { failure } from "./errors.js";
 import { seatName, t } from "./i18n.js";
 
 const REFRESH_MS = 5000;
+// The rules page explains each house rule the form offers (its label links there).
+const RULE_ANCHORS = { variant: "variants", target: "option-target", claim: "option-claim", close_fail: "option-close_fail" };
 
 export function lobbyPage(root, navigate) {
   let open = null;
@@ -57,7 +60,7 @@ export function lobbyPage(root, navigate) {
       });
       navigate(`/t/${table.id}`);
     } catch (error) {
-      toast(t("error", { message: error.message }));
+      toast(failure(error));
     }
   }
 
@@ -77,16 +80,22 @@ export function lobbyPage(root, navigate) {
       await call("POST", `/api/tables/${table.id}/join`, {});
       navigate(`/t/${table.id}`);
     } catch (error) {
-      toast(t("error", { message: error.message }));
+      toast(failure(error));
       refresh();
     }
   }
 
   function select(name, values) {
+    const anchor = RULE_ANCHORS[name];
     return h(
       "label",
       { class: "field" },
-      h("span", {}, t(name)),
+      h(
+        "span",
+        {},
+        t(name),
+        anchor ? h("a", { class: "rule-link", href: `/rules#${anchor}`, "data-link": true, title: t("rule_explained"), "aria-label": `${t(name)}: ${t("rule_explained")}` }, "?") : null,
+      ),
       h(
         "select",
         { name, onchange: (e) => { form[name] = e.target.value; } },
@@ -111,7 +120,7 @@ export function lobbyPage(root, navigate) {
       h("label", { for: "name" }, t("your_name")),
       h("input", { id: "name", name: "name", maxlength: 24, required: true, value: mine ? mine.name : "", placeholder: t("name_placeholder"), autocomplete: "nickname" }),
       h("button", { class: "button", type: "submit" }, t("save_name")),
-      mine ? h("button", { class: "button ghost small", type: "button", onclick: () => { forget(); editing = true; render(); } }, "×") : null,
+      mine ? h("button", { class: "button ghost small", type: "button", "aria-label": t("forget_name"), title: t("forget_name"), onclick: () => { forget(); editing = true; render(); } }, "×") : null,
     );
   }
 

@@ -3,12 +3,17 @@
 //   /t/{id}        a table (players and spectators; ?invite=... for private tables)
 //   /history       your finished matches
 //   /history/{id}  the replay of one
+//   /history/{id}/verify  its deals re-dealt from the published seeds and checked
+//   /rules         how to play, with every option explained (#option-<name>)
 
 import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
+import { rulesPage } from "./rules.js";
+import { setSound, soundOn } from "./sounds.js";
 import { tablePage } from "./table.js";
+import { verifyPage } from "./verify.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -21,7 +26,9 @@ function route() {
   let match;
   if ((match = path.match(/^\/t\/([\w-]+)\/?$/))) page = tablePage(app, match[1], navigate);
   else if ((match = path.match(/^\/history\/(\d+)\/?$/))) page = replayPage(app, match[1]);
+  else if ((match = path.match(/^\/history\/(\d+)\/verify\/?$/))) page = verifyPage(app, match[1]);
   else if (path.startsWith("/history")) page = historyPage(app);
+  else if (path.startsWith("/rules")) page = rulesPage(app);
   else page = lobbyPage(app, navigate);
   renderHeader();
 }
@@ -30,7 +37,9 @@ export function navigate(path) {
   history.pushState(null, "", path);
   route();
   app.focus({ preventScroll: true });
-  window.scrollTo(0, 0);
+  const anchor = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (anchor) anchor.scrollIntoView();
+  else window.scrollTo(0, 0);
 }
 
 function renderHeader() {
@@ -39,6 +48,7 @@ function renderHeader() {
     document.getElementById("nav"),
     h("a", { href: "/", "data-link": true, "aria-current": here === "/" ? "page" : null }, t("nav_lobby")),
     h("a", { href: "/history", "data-link": true, "aria-current": here.startsWith("/history") ? "page" : null }, t("nav_history")),
+    h("a", { href: "/rules", "data-link": true, "aria-current": here.startsWith("/rules") ? "page" : null }, t("nav_rules")),
   );
   const four = localStorage.getItem(FOUR_COLOUR) === "1";
   document.body.classList.toggle("four-colour", four);
@@ -58,6 +68,12 @@ function renderHeader() {
         },
       }),
       h("span", {}, t("four_colour")),
+    ),
+    h(
+      "label",
+      { class: "four" },
+      h("input", { type: "checkbox", id: "sound", checked: soundOn(), onchange: (e) => setSound(e.target.checked) }),
+      h("span", {}, t("sound")),
     ),
     h(
       "select",

@@ -2,7 +2,7 @@
 
 import { cardElement, suitIcon } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { cardName, t } from "./i18n.js";
 
 const TERMINATION_WHY = {
   reached_66: "why_reached_66",
@@ -14,34 +14,80 @@ const TERMINATION_WHY = {
   resign: "why_resign",
 };
 
-/** The words for a deal's result (the numbers all come from the server's result). */
+/**
+ * The words for a deal's result. Every number and the way the deal ended come from the server's
+ * result (`termination`, `winner`, `closed_by`, `game_points`); the table's options (`rules`)
+ * only pick the sentence that names the rule behind the number.
+ */
 export function why(r, names, rules) {
   const winner = names[r.winner];
   const closer = r.closed_by !== null && r.closed_by !== undefined ? names[r.closed_by] : winner;
   const loser = names[(r.winner + 1) % names.length];
   const who = r.termination === "resign" ? loser : winner;
   const lines = [t(TERMINATION_WHY[r.termination] || "why_reached_66", { name: who, closer })];
-  const value = r.game_points[r.winner];
-  const negative = r.game_points.findIndex((x) => x < 0);
-  if (negative >= 0) {
-    lines.push(t("value_minus", { name: names[negative], n: -r.game_points[negative] }));
-  } else if (["reached_66", "claim", "closed", "last_trick"].includes(r.termination)) {
-    if (value === 3) lines.push(t(rules.schwarz === "zero_points" ? "value_3_zero" : "value_3"));
-    else if (value === 2) lines.push(t("value_2"));
-    else if (value === 1 && r.termination !== "last_trick") lines.push(t("value_1"));
-  }
+  const value = valueLine(r, names, rules, closer);
+  if (value) lines.push(value);
   return lines.join(" ");
 }
 
-/** Title, last trick, table of numbers and the reason, for a dialog or the replay. */
-export function dealSummary(r, names, rules, trick, titleId = "dialog-title") {
+function valueLine(r, names, rules, closer) {
+  const negative = r.game_points.findIndex((x) => x < 0);
+  if (negative >= 0) {
+    const key = r.termination === "close_failed" ? "value_close_failed_minus" : "value_minus";
+    return t(key, { name: names[negative], closer, n: -r.game_points[negative] });
+  }
+  const n = r.game_points[r.winner];
+  const name = names[r.winner];
+  if (!n) return null;
+  switch (r.termination) {
+    case "close_failed":
+      if (rules.close_fail === "closer_value_min_2") return t("value_close_failed_value", { name, n, closer });
+      return t(n === 3 ? "value_close_failed_3" : "value_close_failed_2", { name, closer });
+    case "wrong_claim":
+      if (rules.wrong_claim === "claimer_value") return t("value_wrong_claim_value", { name, n });
+      return t(n === 3 ? "value_wrong_claim_3" : "value_wrong_claim_2", { name });
+    case "closed":
+      return t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}_closed`);
+    case "last_trick":
+      if (n === 1) return t("value_last_trick");
+    // falls through: the last trick's bonus took the winner to 66
+    case "reached_66":
+    case "claim":
+      return t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}`);
+    default:
+      return null;
+  }
+}
+
+/** Every trick of the deal in order: its cards, each labelled with its player, and its winner. */
+export function trickList(tricks, names) {
+  if (!tricks || !tricks.length) return null;
+  return h(
+    "ol",
+    { class: "trick-list", "aria-label": t("tricks_of_deal"), "data-testid": "trick-list" },
+    tricks.map((trick, i) =>
+      h(
+        "li",
+        { class: "trick-row" },
+        h("span", { class: "trick-no" }, `${i + 1}.`),
+        h(
+          "span",
+          { class: "trick-row-cards" },
+          trick.cards.map((c) => cardElement(c.card, { zone: "summary", label: t("played_by", { name: names[c.seat] || "?", card: cardName(c.card) }) })),
+        ),
+        h("span", { class: "trick-winner" }, t("trick_won_by", { name: names[trick.winner] || "?" })),
+      ),
+    ),
+  );
+}
+
+/** Title, every trick, table of numbers and the reason, for a dialog or the replay.
+ *  `tricks`: the deal's completed tricks, [{winner, cards: [{seat, card}]}], oldest first. */
+export function dealSummary(r, names, rules, tricks, titleId = "dialog-title") {
   const row = (label, values) =>
     h("tr", {}, h("th", { scope: "row" }, label), values.map((x) => h("td", {}, String(x))));
   return [
     h("h2", { id: titleId }, t("deal_summary", { n: r.deal_no })),
-    trick && trick.length
-      ? h("div", { class: "summary-trick" }, trick.map((c) => cardElement(c.card, { zone: "summary" })))
-      : null,
     h("p", { class: "winner-line" }, suitIcon(r.trump), " ", t("wins_deal", { name: names[r.winner] })),
     h(
       "table",
@@ -57,5 +103,6 @@ export function dealSummary(r, names, rules, trick, titleId = "dialog-title") {
       ),
     ),
     h("p", { class: "why" }, h("strong", {}, `${t("why")}: `), why(r, names, rules)),
+    tricks && tricks.length ? h("details", { class: "deal-tricks", open: true }, h("summary", {}, t("tricks_of_deal")), trickList(tricks, names)) : null,
   ];
 }

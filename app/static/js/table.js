@@ -5,11 +5,14 @@
 import { ApiError, call, identify, me } from "./api.js";
 import { board, scoreboard } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
-import { banner, h, mount, toast } from "./dom.js";
+import { banner, h, mount, say, toast } from "./dom.js";
+import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
 import { fold } from "./reducer.js";
+import { sound } from "./sounds.js";
 import { dealSummary } from "./summary.js";
 import { TableSocket } from "./socket.js";
+import { rememberCommitment } from "./verify.js";
 
 export function tablePage(root, tableId, navigate) {
   const params = new URLSearchParams(location.search);
@@ -20,15 +23,22 @@ export function tablePage(root, tableId, navigate) {
     seat: null,
     online: true,
     showLast: false,
-    summary: null, // {result, game_points, trick, match}
+    summary: null, // {result, game_points, tricks, match}
     confirmResign: false,
+    confirm: null, // "close" or "claim" while the player is asked to confirm it
+    callout: null, // {seat, text}: another player's declaration, shown by their seat
+    fresh: null, // what the last update brought, animated once: {played, dealt, collected}
+    peekUntil: 0, // a finished trick stays in view in the corner until then (ms)
     marriageFor: null,
-    announcements: [],
+    log: { deal: null, entries: [] }, // the current deal's story, newest first
     focusCard: null,
     missing: false,
   };
   let socket = null;
   let alive = true;
+  let freshTimer = null;
+  let peekTimer = null;
+  const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
 
   const names = () => (state.table ? state.table.seats.map(seatName) : []);
   const seated = () => state.seat !== null && state.seat !== undefined;
@@ -41,12 +51,16 @@ export function tablePage(root, tableId, navigate) {
         state.seat = frame.seat;
         state.version = frame.version;
         if (frame.view) {
-          if (state.view && frame.match_id !== state.matchId) {
-            state.summary = null;
-            state.announcements = [];
-          }
+          if (state.view && frame.match_id !== state.matchId) state.summary = null;
           state.view = frame.view;
-          if (frame.view.match_over && !state.summary) state.summary = { match: true };
+          rememberCommitment(String(frame.match_id), frame.view.deal_no, frame.view.commitment);
+          state.log = { deal: frame.view.deal_no, entries: [] };
+          logEvents(frame.deal_events || []);
+          // After a reload at the end of a match: the last deal's summary and the match's end.
+          if (frame.view.match_over && !state.summary) {
+            const last = frame.view.deal_results[frame.view.deal_results.length - 1];
+            state.summary = { match: true, result: last, tricks: last && last.deal_no === frame.view.deal_no ? frame.view.tricks : [] };
+          }
         }
         state.matchId = frame.match_id;
         render();
@@ -57,6 +71,8 @@ export function tablePage(root, tableId, navigate) {
         state.view = fold(state.view, frame);
         state.version = frame.version;
         state.marriageFor = null;
+        motion(frame.events, before);
+        if (state.confirm && !frame.legal.some((a) => a.type === state.confirm)) state.confirm = null;
         announce(frame.events, before);
         render();
       },
@@ -72,7 +88,7 @@ export function tablePage(root, tableId, navigate) {
       ack() {},
       error(frame) {
         if (frame.code === "stale_version") return; // the missing update is on its way
-        toast(t("error", { message: frame.message }));
+        toast(errorText(frame.code, frame.message));
       },
       status(status) {
         state.online = status === "up";
@@ -102,32 +118,97 @@ export function tablePage(root, tableId, navigate) {
     }
   }
 
-  function announce(events, before) {
+  // The side log tells the current deal's story, newest first; a new deal starts it afresh.
+  // After a reload the welcome's `deal_events` (what this viewer received) tell it again.
+  function describe(e) {
     const who = (seat) => names()[seat] || "?";
+    if (e.type === "marriage_declared") {
+      let text = t("ann_marriage", { name: who(e.seat), suit: t(`suit_${e.suit}`), points: e.points });
+      if (e.credited === false) text += ` ${t("ann_pending", { name: who(e.seat), points: e.points })}`;
+      return text;
+    }
+    if (e.type === "exchange") return t("ann_exchange", { name: who(e.seat), gave: cardShort(e.gave), took: cardShort(e.took) });
+    if (e.type === "closed") return t("ann_closed", { name: who(e.seat) });
+    if (e.type === "claim") return t(e.correct ? "ann_claim_ok" : "ann_claim_bad", { name: who(e.seat), score: e.score });
+    if (e.type === "resigned") return t("ann_resigned", { name: who(e.seat) });
+    return null;
+  }
+
+  function logEvents(events) {
     for (const e of events) {
-      let text = null;
-      if (e.type === "marriage_declared") {
-        text = t("ann_marriage", { name: who(e.seat), suit: t(`suit_${e.suit}`), points: e.points });
-      } else if (e.type === "exchange") {
-        text = t("ann_exchange", { name: who(e.seat), gave: cardShort(e.gave), took: cardShort(e.took) });
-      } else if (e.type === "closed") {
-        text = t("ann_closed", { name: who(e.seat) });
-      } else if (e.type === "claim") {
-        text = t(e.correct ? "ann_claim_ok" : "ann_claim_bad", { name: who(e.seat), score: e.score });
-      } else if (e.type === "resigned") {
-        text = t("ann_resigned", { name: who(e.seat) });
-      } else if (e.type === "deal_over") {
-        const won = [...events].reverse().find((x) => x.type === "trick_won");
-        const trick = won ? { cards: won.cards } : { cards: before.trick.concat(played(events)) };
-        const over = events.some((x) => x.type === "match_over");
-        state.summary = { result: e.result, game_points: e.game_points, trick, match: over };
+      if (e.type === "deal_started") {
+        state.log = { deal: e.deal_no, entries: [] };
+        rememberCommitment(String(state.matchId), e.deal_no, e.commitment);
       }
-      if (text) state.announcements = [{ text, key: Math.random() }, ...state.announcements].slice(0, 4);
+      const text = describe(e);
+      if (text) state.log.entries.unshift({ text, key: Math.random() });
     }
   }
 
-  function played(events) {
-    return events.filter((e) => e.type === "card_played").map((e) => ({ seat: e.seat, card: e.card }));
+  // Everything that happened, in words, for screen readers: the cards played and by whom too.
+  function spoken(e) {
+    const who = (seat) => names()[seat] || "?";
+    if (e.type === "card_played") return t("sr_played", { name: who(e.seat), card: cardName(e.card) });
+    if (e.type === "trick_won") return t("sr_trick_won", { name: who(e.seat), points: e.points });
+    if (e.type === "deal_started") return t("ann_deal", { n: e.deal_no, name: who(e.dealer), suit: t(`suit_${e.trump}`) });
+    if (e.type === "deal_over") return t("wins_deal", { name: who(e.result.winner) });
+    return describe(e);
+  }
+
+  // Short animations for what just happened (CSS keeps them still for "reduce motion"), the
+  // optional sounds, and the finished trick kept in view when the next card follows at once.
+  function motion(events, before) {
+    const played = new Set(events.filter((e) => e.type === "card_played").map((e) => e.card));
+    const won = events.find((e) => e.type === "trick_won");
+    state.fresh = {
+      played,
+      dealt: events.some((e) => e.type === "hand_dealt" && e.seat === state.seat),
+      collected: won ? (won.seat === (seated() ? state.seat : 0) ? "bottom" : "top") : null,
+    };
+    clearTimeout(freshTimer);
+    freshTimer = setTimeout(() => (state.fresh = null), 900);
+    if (won) {
+      state.peekUntil = Date.now() + PEEK_MS;
+      clearTimeout(peekTimer);
+      peekTimer = setTimeout(render, PEEK_MS + 50);
+    }
+    if (events.some((e) => e.type === "card_played" && e.seat !== state.seat)) sound("card");
+    const mine = seated() && state.view.to_move === state.seat;
+    if (mine && before.to_move !== state.seat) sound("turn");
+  }
+
+  // What another player just declared, exchanged or closed is also shown on the table, by their
+  // seat, until the trick that follows it is over: below the table it is easy to miss on a phone.
+  function callOut(events, before) {
+    const restart = events.map((e) => e.type).lastIndexOf("deal_started");
+    if (restart >= 0) state.callout = null;
+    const leads = before.trick.length === 0 && events.some((e) => e.type === "card_played");
+    if (leads && state.callout) {
+      if (state.callout.led) state.callout = null;
+      else state.callout.led = true;
+    }
+    for (const e of events.slice(restart + 1)) {
+      const text = ["marriage_declared", "exchange", "closed"].includes(e.type) ? describe(e) : null;
+      if (text && e.seat !== state.seat) state.callout = { seat: e.seat, text, led: leads };
+    }
+  }
+
+  function announce(events, before) {
+    logEvents(events);
+    callOut(events, before);
+    const words = events.map(spoken).filter(Boolean);
+    if (words.length) say(words.join(". "));
+    for (const e of events) {
+      if (e.type === "deal_over") {
+        const tricks = [...before.tricks];
+        for (const x of events) {
+          if (x.type === "trick_won") tricks.push({ winner: x.seat, cards: x.cards });
+          if (x.type === "deal_over") break;
+        }
+        const over = events.some((x) => x.type === "match_over");
+        state.summary = { result: e.result, game_points: e.game_points, tricks, match: over };
+      }
+    }
   }
 
   // -- actions ------------------------------------------------------------------------
@@ -226,7 +307,12 @@ export function tablePage(root, tableId, navigate) {
       state.table = await call("POST", `/api/tables/${tableId}/join`, body);
       connect(); // greet again with the token, now as a seated player
     } catch (error) {
-      toast(t("error", { message: error.message }));
+      if (error.code === "bad_invite_code") {
+        state.badInvite = true;
+        render();
+      } else {
+        toast(failure(error));
+      }
     }
   }
 
@@ -234,7 +320,7 @@ export function tablePage(root, tableId, navigate) {
     try {
       await call("POST", `/api/tables/${tableId}/rematch`);
     } catch (error) {
-      if (error.code !== "match_live") toast(t("error", { message: error.message }));
+      if (error.code !== "match_live") toast(failure(error));
     }
   }
 
@@ -245,6 +331,13 @@ export function tablePage(root, tableId, navigate) {
     const focused = document.activeElement?.closest?.(".hand.mine .card")?.dataset.card;
     if (state.missing) {
       mount(root, h("section", { class: "panel narrow" }, h("h1", {}, t("not_found")), lobbyLink()));
+      return;
+    }
+    if (state.badInvite && !seated()) {
+      mount(
+        root,
+        h("section", { class: "panel narrow", "data-testid": "bad-invite" }, h("h1", {}, t("bad_invite_title")), h("p", {}, t("bad_invite_help")), h("a", { href: "/", "data-link": true, class: "button primary" }, t("back_to_lobby"))),
+      );
       return;
     }
     if (!state.table) {
@@ -352,6 +445,9 @@ export function tablePage(root, tableId, navigate) {
       hands: spectator ? {} : { [state.seat]: v.hand },
       handCard,
       showLast: state.showLast,
+      holdLast: Date.now() < state.peekUntil,
+      fresh: state.fresh,
+      callout: state.callout,
     });
     felt.querySelector(".hand.mine")?.addEventListener("keydown", handKeys);
     return h(
@@ -379,13 +475,16 @@ export function tablePage(root, tableId, navigate) {
           t(state.showLast ? "hide_last_trick" : "last_trick")),
       );
     }
-    const actions = h("div", { class: "actions", role: "toolbar", "aria-label": "actions" });
+    const actions = h("div", { class: "actions", role: "toolbar", "aria-label": t("actions_label") });
     if (!spectator && state.online) {
       const types = new Set(legal().map((a) => a.type));
       if (state.marriageFor) actions.append(marriageChoice(state.marriageFor));
       if (types.has("exchange")) actions.append(actionButton("exchange", t("exchange")));
-      if (types.has("close")) actions.append(actionButton("close", t("close")));
-      if (types.has("claim")) actions.append(actionButton("claim", t("claim_66"), "primary"));
+      if (state.confirm) actions.append(confirmPanel(state.confirm));
+      else {
+        if (types.has("close")) actions.append(riskyButton("close", t("close")));
+        if (types.has("claim")) actions.append(riskyButton("claim", t("claim_66")));
+      }
       if (!v.match_over) {
         if (state.confirmResign) {
           actions.append(
@@ -404,13 +503,116 @@ export function tablePage(root, tableId, navigate) {
     return h(
       "aside",
       { class: "side" },
+      spectator ? null : hints(),
       actions,
       h("div", { class: "side-buttons" }, buttons),
+      dealLog(v),
+    );
+  }
+
+  // Close and claim cannot be taken back: the player sees what is at stake and confirms,
+  // unless they asked not to be asked again (remembered per player in this browser).
+  const SKIP_CONFIRM = "talon.skipConfirm";
+
+  function skipped() {
+    try {
+      return JSON.parse(localStorage.getItem(SKIP_CONFIRM) || "{}")[me()?.id] || [];
+    } catch {
+      return [];
+    }
+  }
+
+  function skipFromNowOn(type) {
+    let all = {};
+    try {
+      all = JSON.parse(localStorage.getItem(SKIP_CONFIRM) || "{}");
+    } catch {
+      all = {};
+    }
+    all[me().id] = [...new Set([...(all[me().id] || []), type])];
+    localStorage.setItem(SKIP_CONFIRM, JSON.stringify(all));
+  }
+
+  function riskyButton(type, label) {
+    const ask = () => {
+      if (skipped().includes(type)) {
+        send({ type });
+        return;
+      }
+      state.confirm = type;
+      render();
+      document.querySelector(".confirm [data-action=confirm-yes]")?.focus();
+    };
+    return h("button", { class: "button", type: "button", "data-action": type, onclick: ask }, label);
+  }
+
+  function stake(type) {
+    const rules = state.view.rules;
+    const name = names().filter((_, seat) => seat !== state.seat).join(", ");
+    return type === "close" ? t(`stake_close_${rules.close_fail}`, { name }) : t(`stake_claim_${rules.wrong_claim}`, { name });
+  }
+
+  function confirmPanel(type) {
+    const remember = h("input", { type: "checkbox", id: "skip-confirm" });
+    const yes = () => {
+      if (remember.checked) skipFromNowOn(type);
+      state.confirm = null;
+      send({ type });
+    };
+    return h(
+      "div",
+      { class: "confirm", role: "group", "aria-labelledby": "stake" },
+      h("p", { id: "stake", class: "stake", "data-testid": "stake" }, stake(type)),
+      h("button", { class: "button primary", type: "button", "data-action": "confirm-yes", onclick: yes }, t(type === "close" ? "yes_close" : "yes_claim")),
+      h("button", { class: "button ghost", type: "button", "data-action": "confirm-no", onclick: () => { state.confirm = null; render(); } }, t("cancel")),
+      h("label", { class: "remember" }, remember, " ", t("dont_ask_again")),
+    );
+  }
+
+  // A first game's hints, until the player says they have read them (remembered in this browser).
+  const HINTS_SEEN = "talon.hintsSeen";
+
+  function hints() {
+    if (localStorage.getItem(HINTS_SEEN) === "1") return null;
+    const done = () => {
+      localStorage.setItem(HINTS_SEEN, "1");
+      render();
+    };
+    return h(
+      "section",
+      { class: "hints", "aria-labelledby": "hints-title", "data-testid": "hints" },
+      h("h2", { id: "hints-title" }, t("hints_title")),
+      h(
+        "ul",
+        {},
+        ["hint_cards", "hint_trump", "hint_marriage", "hint_goal"].map((key) => h("li", {}, t(key))),
+        h("li", {}, h("a", { href: "/rules", "data-link": true }, t("hint_rules"))),
+      ),
+      h("button", { class: "button small", type: "button", "data-action": "hints-done", onclick: done }, t("hints_done")),
+    );
+  }
+
+  function dealLog(v) {
+    const n = names();
+    const earlier = v.deal_results;
+    const points = (r) => r.game_points.map((x) => (x > 0 ? `+${x}` : String(x))).join(" : ");
+    return h(
+      "section",
+      { class: "deal-log", "aria-labelledby": "log-title" },
+      h("h2", { id: "log-title", class: "log-title" }, suitIcon(v.trump), " ", t("ann_deal", { n: v.deal_no, name: n[v.dealer] || "?", suit: t(`suit_${v.trump}`) })),
       h(
         "ol",
-        { class: "announcements", "aria-live": "polite", "aria-label": "announcements" },
-        state.announcements.map((a, i) => h("li", { class: i === 0 ? "fresh" : "" }, a.text)),
+        { class: "announcements", "aria-label": t("log_label", { n: v.deal_no }), "data-deal": String(state.log.deal) },
+        state.log.entries.map((a, i) => h("li", { class: i === 0 ? "fresh" : "" }, a.text)),
       ),
+      earlier.length
+        ? h(
+            "details",
+            { class: "earlier-deals" },
+            h("summary", {}, t("earlier_deals")),
+            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, suitIcon(r.trump), " ", t("log_result", { n: r.deal_no, name: n[r.winner] || "?", points: points(r) })))),
+          )
+        : null,
     );
   }
 
@@ -446,19 +648,28 @@ export function tablePage(root, tableId, navigate) {
     const s = state.summary;
     if (!s) return null;
     const v = state.view;
+    const over = s.match || v.match_over;
     const parts = [];
-    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.trick.cards));
-    if (s.match || v.match_over) parts.push(...matchEnd(v));
-    else {
-      parts.push(
-        h("div", { class: "dialog-buttons" },
-          h("button", { class: "button primary", type: "button", "data-action": "continue", onclick: () => { state.summary = null; render(); } }, t("continue"))),
-      );
-    }
+    if (over) parts.push(...matchEnd(v));
+    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.tricks, over ? "deal-title" : "dialog-title"));
+    if (over) parts.push(dealsTable(v));
+    const buttons = over
+      ? [
+          seated() ? h("button", { class: "button primary", type: "button", "data-action": "rematch", onclick: rematch }, t("rematch")) : null,
+          h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
+          state.matchId ? h("a", { class: "button ghost", href: `/history/${state.matchId}/verify`, "data-link": true, "data-action": "verify" }, t("verify_link")) : null,
+        ]
+      : [h("button", { class: "button primary", type: "button", "data-action": "continue", onclick: () => { state.summary = null; render(); } }, t("continue"))];
+    // The buttons sit in a footer that never scrolls away, however many deals the match had.
     return h(
       "div",
       { class: "overlay" },
-      h("div", { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title", "data-testid": "summary" }, parts),
+      h(
+        "div",
+        { class: "dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": "dialog-title", "data-testid": "summary" },
+        h("div", { class: "dialog-body" }, parts),
+        h("div", { class: "dialog-buttons" }, buttons),
+      ),
     );
   }
 
@@ -466,23 +677,22 @@ export function tablePage(root, tableId, navigate) {
     const n = names();
     const w = v.match_winner;
     const gp = v.game_points;
+    const others = gp.filter((_, seat) => seat !== w);
     return [
-      h("h2", { id: state.summary.result ? null : "dialog-title", class: "match-title" }, t("match_over")),
-      h("p", { class: "winner-line big", "data-testid": "match-winner" }, t("match_winner", { name: n[w], a: gp[w], b: gp[(w + 1) % gp.length] })),
-      h(
-        "table",
-        { class: "summary deals" },
-        h("caption", {}, t("deals")),
-        h("thead", {}, h("tr", {}, h("th", {}, "#"), n.map((x) => h("th", { scope: "col" }, x)))),
-        h("tbody", {}, v.deal_results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.deal_no)), r.game_points.map((x) => h("td", {}, String(x)))))),
-      ),
-      h(
-        "div",
-        { class: "dialog-buttons" },
-        seated() ? h("button", { class: "button primary", type: "button", "data-action": "rematch", onclick: rematch }, t("rematch")) : null,
-        h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
-      ),
+      h("h2", { id: "dialog-title", class: "match-title" }, t("match_over")),
+      h("p", { class: "winner-line big", "data-testid": "match-winner" }, t("match_winner", { name: n[w], a: gp[w], b: others.join(":") })),
     ];
+  }
+
+  function dealsTable(v) {
+    const n = names();
+    return h(
+      "table",
+      { class: "summary deals" },
+      h("caption", {}, t("deals")),
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), n.map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, v.deal_results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.deal_no)), r.game_points.map((x) => h("td", {}, String(x)))))),
+    );
   }
 
   refreshTable().then(() => {
@@ -492,6 +702,8 @@ export function tablePage(root, tableId, navigate) {
     render,
     leave() {
       alive = false;
+      clearTimeout(freshTimer);
+      clearTimeout(peekTimer);
       if (socket) socket.stop();
       banner(null);
     },

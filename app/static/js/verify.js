@@ -1,0 +1,155 @@
+// "Verify this match" (/history/{id}/verify): re-deals every deal of a finished match in the
+// browser from its published seeds (docs/fairness.md) and checks, deal by deal, the seed, the
+// commitment (also against the ones this browser saw while the match was played), the dealer,
+// both hands, the turned trump card and every card drawn from the stock, and that every card
+// played was in its player's hand.
+
+import { call } from "./api.js";
+import { h, mount } from "./dom.js";
+import { failure } from "./errors.js";
+import { t } from "./i18n.js";
+import { commitment, dealSeed, dealt, firstDealer, shuffled } from "./fairness.js";
+
+const SEEN = "talon.commitments";
+
+/** Remember a deal's commitment as it was published to this browser during the match. */
+export function rememberCommitment(matchId, dealNo, value) {
+  if (!matchId || !dealNo || !value) return;
+  try {
+    const all = JSON.parse(localStorage.getItem(SEEN) || "{}");
+    all[matchId] = { ...(all[matchId] || {}), [dealNo]: value };
+    const ids = Object.keys(all);
+    if (ids.length > 50) delete all[ids[0]]; // keep the newest matches only
+    localStorage.setItem(SEEN, JSON.stringify(all));
+  } catch {
+    // storage full or refused: the other checks still run
+  }
+}
+
+function seenCommitments(matchId) {
+  try {
+    return JSON.parse(localStorage.getItem(SEEN) || "{}")[matchId] || {};
+  } catch {
+    return {};
+  }
+}
+
+const sorted = (cards) => [...cards].sort().join(" ");
+
+/** What the published record says about each deal: its start, its draws, its plays. */
+function record(replay) {
+  const deals = {};
+  const first = replay.steps[0];
+  deals[1] = { hands: first.hands, trump: first.view.trump_card, published: first.view.commitment, dealer: first.view.dealer, draws: [], plays: [], exchanges: [] };
+  let current = 1;
+  let before = first.hands;
+  for (const step of replay.steps.slice(1)) {
+    for (const e of step.events) {
+      if (e.type === "deal_started") {
+        current = e.deal_no;
+        deals[current] = { hands: step.hands, trump: e.trump_card, published: e.commitment, dealer: e.dealer, draws: [], plays: [], exchanges: [] };
+      } else if (e.type === "card_drawn") {
+        deals[current].draws.push(e.card);
+      } else if (e.type === "exchange") {
+        deals[current].exchanges.push(e);
+      } else if (e.type === "card_played") {
+        deals[current].plays.push({ seat: e.seat, card: e.card, held: (before[e.seat] || []).includes(e.card) });
+      }
+    }
+    before = step.hands;
+  }
+  return deals;
+}
+
+/** Every check of every deal: [{deal_no, order, checks: {name: true/false/null}}]. */
+export function verifyMatch(replay) {
+  const rules = replay.steps[0].view.rules;
+  const published = record(replay);
+  const seen = seenCommitments(String(replay.id));
+  let dealer = replay.dealer ?? firstDealer(replay.seed, rules.players);
+  return replay.deals.map((result) => {
+    const k = result.deal_no;
+    const seed = dealSeed(replay.seed, k);
+    const order = shuffled(rules.deck, seed);
+    const table = dealt(order, dealer, rules);
+    const p = published[k] || { hands: [], draws: [], plays: [], exchanges: [] };
+    // An exchange puts the trump nine (or jack) under the stock in place of the turned card:
+    // the first one takes the turned card, and the stock's last card is the last one given.
+    const stock = [...table.stock];
+    if (p.exchanges.length) stock[stock.length - 1] = p.exchanges[p.exchanges.length - 1].gave;
+    const checks = {
+      seed: seed === result.seed,
+      commitment: commitment(result.seed) === result.commitment && result.commitment === p.published,
+      seen: seen[k] ? seen[k] === result.commitment : null,
+      dealer: dealer === result.dealer && dealer === p.dealer,
+      hands: table.hands.every((hand, seat) => sorted(hand) === sorted(p.hands[seat] || [])),
+      trump: table.turned === p.trump && (!p.exchanges.length || p.exchanges[0].took === table.turned),
+      draws: p.draws.every((card, i) => card === stock[i]),
+      plays: p.plays.every((play) => play.held),
+    };
+    dealer = (dealer + 1) % rules.players;
+    return { deal_no: k, order, checks };
+  });
+}
+
+const COLUMNS = ["seed", "commitment", "seen", "dealer", "hands", "trump", "draws", "plays"];
+
+export function verifyPage(root, matchId) {
+  let rows = null;
+  let problem = null;
+
+  async function load() {
+    try {
+      const replay = await call("GET", `/api/matches/${matchId}/replay`);
+      rows = verifyMatch(replay);
+    } catch (error) {
+      problem = failure(error);
+    }
+    render();
+  }
+
+  function mark(value) {
+    if (value === null) return h("td", { class: "check none", title: t("verify_not_seen") }, "–");
+    return h("td", { class: `check ${value ? "ok" : "bad"}` }, value ? "✓" : "✗");
+  }
+
+  function render() {
+    const back = h("a", { class: "button ghost", href: `/history/${matchId}`, "data-link": true }, t("replay"));
+    if (problem) {
+      mount(root, h("section", { class: "panel narrow", "data-testid": "verify-problem" }, h("p", {}, problem), back));
+      return;
+    }
+    if (!rows) {
+      mount(root, h("p", { class: "loading" }, t("loading")));
+      return;
+    }
+    const ok = rows.every((r) => Object.values(r.checks).every((x) => x !== false));
+    mount(
+      root,
+      h(
+        "section",
+        { class: "panel verify" },
+        h("h1", {}, t("verify_title")),
+        h("p", {}, t("verify_intro")),
+        h("p", { class: `verdict ${ok ? "ok" : "bad"}`, "data-testid": "verdict", dataset: { ok: String(ok) }, role: "status" }, t(ok ? "verify_ok" : "verify_bad")),
+        h(
+          "table",
+          { class: "summary verify-table" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), COLUMNS.map((c) => h("th", { scope: "col" }, t(`verify_${c}`))))),
+          h(
+            "tbody",
+            {},
+            rows.map((r) =>
+              h("tr", { dataset: { deal: String(r.deal_no), deck: r.order.join(" ") } }, h("th", { scope: "row" }, String(r.deal_no)), COLUMNS.map((c) => mark(r.checks[c]))),
+            ),
+          ),
+        ),
+        back,
+      ),
+    );
+  }
+
+  render();
+  load();
+  return { render, leave() {} };
+}

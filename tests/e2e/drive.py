@@ -1,0 +1,159 @@
+"""Playing fast without clicking: players made over REST and moves sent over WebSocket, while a
+browser page watches (or sits in one of the seats with the same identity)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from playwright.sync_api import BrowserContext, Page, expect
+from websockets.sync.client import ClientConnection, connect
+
+TIMEOUT = 15.0
+
+
+def guest(base: str, name: str) -> dict[str, Any]:
+    """A new guest identity ``{id, name, token}``."""
+    response = httpx.post(f"{base}/api/players", json={"name": name})
+    response.raise_for_status()
+    return dict(response.json())
+
+
+def live_table(
+    base: str, variant: str = "sixty-six", **options: Any
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A private table with a running match between Anna (seat 0) and Bela (seat 1)."""
+    anna, bela = guest(base, "Anna"), guest(base, "Bela")
+    headers = {"Authorization": f"Bearer {anna['token']}"}
+    body = {"variant": variant, "options": options, "visibility": "private"}
+    table = httpx.post(f"{base}/api/tables", json=body, headers=headers).json()
+    joined = httpx.post(
+        f"{base}/api/tables/{table['id']}/join",
+        json={"invite_code": table["invite_code"]},
+        headers={"Authorization": f"Bearer {bela['token']}"},
+    )
+    joined.raise_for_status()
+    return joined.json(), [anna, bela]
+
+
+def sit_as(context: BrowserContext, player: dict[str, Any]) -> None:
+    """Pages of ``context`` start with ``player``'s identity, as if they had created it."""
+    saved = json.dumps(json.dumps(player))
+    context.add_init_script(f"localStorage.setItem('talon.player', {saved})")
+
+
+def take_seat(page: Page, table: dict[str, Any], player: dict[str, Any]) -> Page:
+    """``page`` at ``table`` as ``player`` (seated there already), once its hand is shown."""
+    sit_as(page.context, player)
+    page.goto(f"/t/{table['id']}")
+    expect(page.locator(".hand.mine .card").first).to_be_visible()
+    return page
+
+
+class Seat:
+    """One seated player's socket and what it knows."""
+
+    def __init__(self, socket: ClientConnection, token: str) -> None:
+        self.socket = socket
+        self.socket.send(json.dumps({"type": "hello", "token": token, "since": None}))
+        welcome = self.next("welcome")
+        self.version: int = welcome["version"]
+        self.legal: list[dict[str, Any]] = welcome["view"]["legal"]
+        self.to_move: int | None = welcome["view"]["to_move"]
+        self.events: list[dict[str, Any]] = []
+        self.tricks_won: list[int] = list(welcome["view"]["tricks_won"])
+
+    def next(self, kind: str) -> dict[str, Any]:
+        while True:
+            frame = json.loads(self.socket.recv(timeout=TIMEOUT))
+            if frame["type"] == kind:
+                return dict(frame)
+            assert frame["type"] != "error", frame
+
+    def follow(self, version: int) -> None:
+        """Read updates up to ``version``."""
+        while self.version < version:
+            frame = self.next("update")
+            self.version = frame["version"]
+            self.legal, self.to_move = frame["legal"], frame["to_move"]
+            self.events = frame["events"]
+            for event in self.events:
+                if event["type"] == "deal_started":
+                    self.tricks_won = [0] * len(self.tricks_won)
+                elif event["type"] == "trick_won":
+                    self.tricks_won[event["seat"]] += 1
+
+
+Choose = Callable[[list[dict[str, Any]], random.Random], dict[str, Any]]
+
+
+def no_close(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random legal play or exchange (never closing, claiming or resigning)."""
+    return rng.choice([a for a in legal if a["type"] in ("play", "exchange")] or legal)
+
+
+def marry(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A marriage whenever one is legal, else like ``no_close``."""
+    marriages = [a for a in legal if a.get("marriage")]
+    return rng.choice(marriages) if marriages else no_close(legal, rng)
+
+
+def play(
+    base: str,
+    table: dict[str, Any],
+    players: list[dict[str, Any]],
+    rng: random.Random,
+    until: Callable[[list[Seat]], bool],
+    choose: Choose = no_close,
+    limit: int = 2000,
+) -> list[Seat]:
+    """Play chosen legal actions until ``until(seats)`` holds or the match ends; returns the
+    seats as they were then (their sockets closed)."""
+    host = base.removeprefix("http://")
+    with contextlib.ExitStack() as stack:
+        sockets = [
+            stack.enter_context(connect(f"ws://{host}/ws/tables/{table['id']}")) for _ in players
+        ]
+        seats = [Seat(socket, p["token"]) for socket, p in zip(sockets, players, strict=True)]
+        for _ in range(limit):
+            mover = seats[0].to_move
+            if mover is None or until(seats):
+                return seats
+            actor = seats[mover]
+            action = choose(actor.legal, rng)
+            message = {"type": "action", "id": "x", "version": actor.version, "action": action}
+            actor.socket.send(json.dumps(message))
+            target = actor.version + 1
+            for seat in seats:
+                seat.follow(target)
+    raise AssertionError("the match did not end")
+
+
+def event_seen(kind: str) -> Callable[[list[Seat]], bool]:
+    """``until`` for ``play``: stop right after an update with an event of this type."""
+    return lambda seats: any(e["type"] == kind for e in seats[0].events)
+
+
+def may(seat: int, kind: str) -> Callable[[list[Seat]], bool]:
+    """``until`` for ``play``: stop when ``seat`` may take an action of this type."""
+    return lambda seats: any(a["type"] == kind for a in seats[seat].legal)
+
+
+def may_marry_before_a_trick(seat: int) -> Callable[[list[Seat]], bool]:
+    """``until`` for ``play``: stop when ``seat`` may declare a marriage and has won no trick
+    in this deal yet (its points would stay pending)."""
+
+    def check(seats: list[Seat]) -> bool:
+        me = seats[seat]
+        return me.tricks_won[seat] == 0 and any(a.get("marriage") for a in me.legal)
+
+    return check
+
+
+def never(seats: list[Seat]) -> bool:
+    """``until`` for ``play``: play on to the end of the match."""
+    return False

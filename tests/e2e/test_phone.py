@@ -1,0 +1,72 @@
+"""On a phone: the deck-colour switch keeps its label, a tapped card's reason does not stay
+stuck, and an opponent's declaration shows on the table itself."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.conftest import Server, Watch, shot
+from tests.e2e.drive import Seat, live_table, marry, play, sit_as
+from tests.e2e.play import dismiss_summary
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Browser, server: Server, watch: Watch) -> Iterator[Page]:
+    """A touch phone's page (no hover, coarse pointer)."""
+    context = browser.new_context(
+        base_url=server.url, locale="en-GB", viewport=PHONE, has_touch=True, is_mobile=True
+    )
+    yield watch.page(context.new_page(), "phone")
+    context.close()
+
+
+def test_the_four_colour_switch_has_a_visible_label_on_a_phone(phone: Page) -> None:
+    phone.goto("/")
+    for switch, text in (("#four-colour", "Four-colour deck"), ("#sound", "Sound")):
+        label = phone.locator(f"#prefs label:has({switch}) span")
+        expect(label).to_have_text(text)
+        box = label.bounding_box()
+        assert box and box["width"] > 30 and box["height"] > 10, (text, box)
+        expect(label).to_be_in_viewport(ratio=1)
+    shot(phone, "phone-lobby", full_page=False)
+
+
+def bela_declared(seats: list[Seat]) -> bool:
+    """Bela just declared a marriage, and it did not end the deal."""
+    events = seats[0].events
+    declared = any(e["type"] == "marriage_declared" and e["seat"] == 1 for e in events)
+    return declared and not any(e["type"] == "deal_over" for e in events)
+
+
+def test_a_tapped_card_s_reason_does_not_stay_and_bela_s_marriage_shows_on_the_table(
+    phone: Page, server: Server
+) -> None:
+    table, players = live_table(server.url, target=10)
+    sit_as(phone.context, players[0])
+    phone.goto(f"/t/{table['id']}")
+    expect(phone.locator(".hand.mine .card")).to_have_count(6)
+    rng = random.Random(12)
+    play(server.url, table, players, rng, lambda seats: seats[0].to_move == 1)
+    expect(phone.locator(".table-page")).to_have_attribute("data-my-turn", "false")
+    waiting = phone.locator(".hand.mine .card[data-legal=false]").first
+    waiting.tap(force=True)  # aria-disabled: Playwright would wait for it to be enabled
+    expect(phone.locator("#toast")).to_contain_text("not your turn")
+    after = waiting.evaluate("e => getComputedStyle(e, '::after').content")
+    assert after in ("none", "normal"), f"the reason stays on the tapped card: {after}"
+
+    play(server.url, table, players, rng, bela_declared, marry)
+    expect(phone.locator(".table-page")).to_have_attribute("data-my-turn", "true")
+    dismiss_summary(phone)  # an earlier deal's summary may still cover the table
+    callout = phone.get_by_test_id("callout")
+    expect(callout).to_contain_text("Bela declares a marriage")
+    expect(callout).to_be_in_viewport(ratio=1)
+    felt = phone.locator(".felt").bounding_box()
+    box = callout.bounding_box()
+    assert felt and box and felt["y"] <= box["y"] <= felt["y"] + felt["height"], (felt, box)
+    shot(phone, "phone-callout", full_page=False)

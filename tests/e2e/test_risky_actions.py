@@ -1,0 +1,113 @@
+"""Close and claim cannot be taken back: the page says what is at stake and asks first; the deal
+summary explains every game-point value, a failed close included."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import Server, shot
+from tests.e2e.drive import live_table, may, play, take_seat
+
+LANGUAGES = ["en", "de", "pl", "it", "es"]
+
+
+def open_as_anna(new_page: Any, server: Server, **options: Any) -> tuple[Page, dict[str, Any]]:
+    """Anna's page at a live table where she may close (or claim, in manual mode) now."""
+    table, players = live_table(server.url, **options)
+    kind = "claim" if options.get("claim") == "manual" else "close"
+    play(server.url, table, players, random.Random(4), may(0, kind))
+    anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
+    expect(anna.locator(f"[data-action={kind}]")).to_be_visible()
+    return anna, {"table": table, "players": players}
+
+
+def test_closing_says_what_is_at_stake_and_asks_first(new_page: Any, server: Server) -> None:
+    anna, _ = open_as_anna(new_page, server)
+    version = anna.locator(".table-page").get_attribute("data-version")
+    anna.click("[data-action=close]")
+    stake = anna.get_by_test_id("stake")
+    expect(stake).to_contain_text("If you do not, Bela scores 2 game points, or 3 if Bela")
+    shot(anna, "close-confirm", full_page=False)
+    anna.click("[data-action=confirm-no]")
+    expect(stake).to_have_count(0)
+    expect(anna.locator(".table-page")).to_have_attribute("data-version", version or "")
+
+    anna.click("[data-action=close]")
+    anna.check("#skip-confirm")
+    anna.click("[data-action=confirm-yes]")
+    expect(anna.locator(".closed-mark")).to_be_visible()
+    skipped = anna.evaluate("JSON.parse(localStorage.getItem('talon.skipConfirm'))")
+    assert list(skipped.values()) == [["close"]]
+
+
+def test_the_stake_follows_the_tables_close_fail_rule(new_page: Any, server: Server) -> None:
+    anna, _ = open_as_anna(new_page, server, close_fail="closer_minus_3")
+    anna.select_option("#language", "de")
+    anna.click("[data-action=close]")
+    expect(anna.get_by_test_id("stake")).to_contain_text("verlierst du 3 Gewinnpunkte")
+
+
+def test_a_manual_claim_is_confirmed_and_its_button_is_not_the_bright_one(
+    new_page: Any, server: Server
+) -> None:
+    anna, _ = open_as_anna(new_page, server, claim="manual")
+    claim = anna.locator("[data-action=claim]")
+    expect(claim).not_to_have_class(re.compile(r"\bprimary\b"))
+    claim.click()
+    expect(anna.get_by_test_id("stake")).to_contain_text("Claiming 66 ends the deal")
+    anna.click("[data-action=confirm-yes]")
+    expect(anna.get_by_test_id("summary")).to_be_visible()
+    expect(anna.locator(".why")).to_contain_text("claim")
+
+
+# (termination, winner, closed_by, game points, options): every way a deal can be valued.
+RESULTS = [
+    ("reached_66", 0, None, [1, 0], {}),
+    ("reached_66", 0, None, [2, 0], {}),
+    ("reached_66", 0, None, [3, 0], {}),
+    ("reached_66", 0, None, [3, 0], {"schwarz": "zero_points"}),
+    ("claim", 1, None, [0, 2], {}),
+    ("last_trick", 0, None, [1, 0], {}),
+    ("last_trick", 0, None, [2, 0], {}),
+    ("closed", 0, 0, [1, 0], {}),
+    ("closed", 0, 0, [2, 0], {}),
+    ("closed", 0, 0, [3, 0], {}),
+    ("close_failed", 1, 0, [0, 2], {"close_fail": "opponent_2_or_3"}),
+    ("close_failed", 1, 0, [0, 3], {"close_fail": "opponent_2_or_3"}),
+    ("close_failed", 1, 0, [-3, 0], {"close_fail": "closer_minus_3"}),
+    ("close_failed", 1, 0, [0, 2], {"close_fail": "closer_value_min_2"}),
+    ("close_failed", 1, 0, [0, 3], {"close_fail": "closer_value_min_2"}),
+    ("wrong_claim", 1, None, [0, 2], {"wrong_claim": "opponent_2_or_3"}),
+    ("wrong_claim", 1, None, [0, 3], {"wrong_claim": "opponent_2_or_3"}),
+    ("wrong_claim", 1, None, [0, 1], {"wrong_claim": "claimer_value"}),
+]
+
+WHY = """async ([results, language]) => {
+  const { setLang } = await import('/js/i18n.js');
+  const { why } = await import('/js/summary.js');
+  setLang(language);
+  const base = { close_fail: 'opponent_2_or_3', wrong_claim: 'opponent_2_or_3' };
+  return results.map(([termination, winner, closed_by, game_points, options]) => {
+    const result = { termination, winner, closed_by, game_points };
+    return why(result, ['Anna', 'Bela'], { schwarz: 'no_tricks', ...base, ...options });
+  });
+}"""
+
+
+def test_the_why_names_the_rule_behind_every_game_point_value(new_page: Any) -> None:
+    page = new_page("reader")
+    page.goto("/")
+    for language in LANGUAGES:
+        texts = page.evaluate(WHY, [RESULTS, language])
+        for (termination, _, _, points, _), text in zip(RESULTS, texts, strict=True):
+            case = f"{language} {termination} {points}: {text}"
+            assert not re.search(r"\b[a-z]+_[a-z0-9_]+\b", text), "an untranslated key: " + case
+            value = max(points, key=abs)
+            assert str(abs(value)) in text.split(".", 1)[1] or value == 1, case
+            assert text.count(".") >= 2, "no sentence for the value: " + case
+            if termination == "close_failed":  # Anna closed and failed
+                assert "Anna" in text and ("Bela" in text or points[0] < 0), case

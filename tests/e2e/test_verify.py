@@ -1,0 +1,106 @@
+"""The "Verify this match" page re-deals finished matches in the browser exactly as the engine
+deals them (docs/fairness.md), accepts an honest record and points at a tampered one."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import httpx
+from playwright.sync_api import Route, expect
+
+from app.engine.dealing import deal_seed, first_dealer, seed_commitment, shuffled_deck
+from tests.e2e.conftest import Server, shot
+from tests.e2e.drive import live_table, never, play, take_seat
+
+FAIRNESS = """async ([seeds, sizes]) => {
+  const f = await import('/js/fairness.js');
+  return seeds.map((seed) => ({
+    commitment: f.commitment(seed),
+    deal: [1, 2, 17].map((k) => f.dealSeed(seed, k)),
+    dealer: f.firstDealer(seed, 2),
+    decks: sizes.map((size) => f.shuffled(size, seed).join(' ')),
+  }));
+}"""
+
+
+def test_the_browser_s_shuffle_is_the_engine_s_for_many_seeds(new_page: Any) -> None:
+    rng = random.Random(18)
+    seeds = [rng.randbytes(rng.randrange(1, 40)).hex() for _ in range(150)] + ["", "é€"]
+    sizes = [24, 20, 32, 48]
+    page = new_page("verifier")
+    page.goto("/")
+    results = page.evaluate(FAIRNESS, [seeds, sizes])
+    for seed, got in zip(seeds, results, strict=True):
+        assert got["commitment"] == seed_commitment(seed), seed
+        assert got["deal"] == [deal_seed(seed, k) for k in (1, 2, 17)], seed
+        assert got["dealer"] == first_dealer(seed, 2), seed
+        engine = [" ".join(c.code for c in shuffled_deck(size, seed)) for size in sizes]
+        assert got["decks"] == engine, seed
+
+
+def finished_match(server: Server, rng: random.Random, **options: Any) -> dict[str, Any]:
+    table, players = live_table(server.url, **options)
+    play(server.url, table, players, rng, never)
+    match_id = httpx.get(f"{server.url}/api/tables/{table['id']}").json()["match_id"]
+    return dict(httpx.get(f"{server.url}/api/matches/{match_id}/log").json())
+
+
+def test_the_page_and_the_engine_agree_on_many_matches(new_page: Any, server: Server) -> None:
+    rng = random.Random(21)
+    # The first match is watched live by Anna's page, so its commitments were seen then too.
+    table, players = live_table(server.url, target=3)
+    anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
+    play(server.url, table, players, rng, never)
+    expect(anna.get_by_test_id("match-winner")).to_be_visible()
+    anna.click("[data-action=verify]")
+    expect(anna.get_by_test_id("verdict")).to_have_attribute("data-ok", "true")
+    expect(anna.locator(".verify-table .check.none")).to_have_count(0)  # every deal seen live
+    shot(anna, "verify-match", full_page=False)
+
+    logs = [finished_match(server, rng, target=3) for _ in range(4)]
+    logs.append(finished_match(server, rng, target=3, close_fail="closer_minus_3"))
+    deals = 0
+    for log in logs:
+        anna.goto(f"/history/{log['id']}/verify")
+        expect(anna.get_by_test_id("verdict")).to_have_attribute("data-ok", "true")
+        rows = anna.locator(".verify-table tbody tr")
+        expect(rows).to_have_count(len(log["deals"]))
+        for deal in log["deals"]:
+            row = anna.locator(f".verify-table tr[data-deal='{deal['deal_no']}']")
+            engine = " ".join(c.code for c in shuffled_deck(24, deal["seed"]))
+            assert row.get_attribute("data-deck") == engine
+            assert deal["seed"] == deal_seed(log["seed"], deal["deal_no"])
+            deals += 1
+    assert deals >= 8
+
+
+def test_a_tampered_record_is_caught(new_page: Any, server: Server) -> None:
+    log = finished_match(server, random.Random(5), target=1)
+    page = new_page("verifier")
+
+    def swap_a_card(route: Route) -> None:
+        replay = route.fetch().json()
+        hand = replay["steps"][0]["hands"][0]
+        other = replay["steps"][0]["hands"][1]
+        hand[0], other[0] = other[0], hand[0]  # one card moved from one hand to the other
+        route.fulfill(json=replay)
+
+    page.route(f"**/api/matches/{log['id']}/replay", swap_a_card)
+    page.goto(f"/history/{log['id']}/verify")
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-ok", "false")
+    hands = page.locator(".verify-table tr[data-deal='1'] td").nth(4)
+    expect(hands).to_have_text("✗")
+
+    def change_a_seed(route: Route) -> None:
+        replay = route.fetch().json()
+        replay["deals"][0]["seed"] = seed_commitment("another seed")
+        route.fulfill(body=json.dumps(replay), content_type="application/json")
+
+    page.unroute(f"**/api/matches/{log['id']}/replay")
+    page.route(f"**/api/matches/{log['id']}/replay", change_a_seed)
+    page.reload()
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-ok", "false")
+    seed = page.locator(".verify-table tr[data-deal='1'] td").nth(0)
+    expect(seed).to_have_text("✗")
