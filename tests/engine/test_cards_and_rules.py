@@ -42,7 +42,14 @@ def test_trick_order_trump_beats_plain_and_other_suit_never_wins():
 
 
 def test_presets_and_overrides():
-    assert set(PRESETS) == {"sixty-six", "schnapsen", "german-32"}
+    assert set(PRESETS) == {
+        "sixty-six",
+        "schnapsen",
+        "german-32",
+        "three-hand",
+        "four-hand",
+        "german-48",
+    }
     six = preset("sixty-six")
     assert (six.deck, six.hand_size, six.target, six.last_trick_bonus) == (24, 6, 7, 10)
     schnapsen = preset("schnapsen")
