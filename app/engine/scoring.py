@@ -62,6 +62,8 @@ def judge(
                 termination = Termination.CLOSE_FAILED
                 winner = _close_failed(state, closer_side, best_opponent(state, closer_side))
         else:
+            if termination is Termination.LAST_TRICK:  # nobody went out
+                winner = best_opponent(state, closer_side)
             termination = Termination.CLOSE_FAILED
             winner = _close_failed(state, closer_side, winner)
     elif termination is Termination.WRONG_CLAIM:
