@@ -80,10 +80,6 @@ class Deal(NamedTuple):
     """Cards set aside unseen for the deal, so that every round of drawing serves every seat."""
 
 
-def _packets(rules: Rules) -> tuple[int, int]:
-    return (3, rules.hand_size - 3)
-
-
 def deal_cards(rules: Rules, cards: Sequence[Card], dealer: int) -> Deal:
     """Split a deck order into hands, the turned trump card, the stock and cards set aside.
 
@@ -97,19 +93,20 @@ def deal_cards(rules: Rules, cards: Sequence[Card], dealer: int) -> Deal:
     hands: list[list[Card]] = [[] for _ in range(n)]
     pos = 0
     turned: Card | None = None
-    for round_no, size in enumerate(_packets(rules)):
+    for round_no, size in enumerate((3, rules.hand_size - 3)):
         if round_no == 1 and rules.deal_order == "schnapsen":
             turned = cards[pos]
             pos += 1
         for seat in order:
             hands[seat].extend(cards[pos : pos + size])
             pos += size
-    if turned is None and rules.has_stock:
+    if rules.trump_from != "turned":
+        return Deal(hands, None, [], [])
+    if turned is None:
         turned = cards[pos]
         pos += 1
-    rest = list(cards[pos:])
-    spare = (len(rest) + 1) % n if rules.has_stock else 0
-    return Deal(hands, turned, rest[spare:], rest[:spare])
+    spare = (len(cards) - pos + 1) % n
+    return Deal(hands, turned, list(cards[pos + spare :]), list(cards[pos : pos + spare]))
 
 
 def deck_for(
@@ -165,7 +162,7 @@ def deck_for(
         spare.append(left.pop(0))
     order: list[Card] = []
     seats = [(dealer + 1 + k) % players for k in range(players)]
-    first, second = _packets(rules)
+    first, second = 3, rules.hand_size - 3
     for seat in seats:
         order += full[seat][:first]
     order += turned if rules.deal_order == "schnapsen" else []
@@ -254,7 +251,8 @@ def start_deal(
         decks=base.decks if base is not None else decks,
     )
     if base is None:
-        state = State(**fields)
+        state = object.__new__(State)  # State(**fields) without copying the fields twice
+        state.__dict__.update(fields)
     else:
         state = base._evolve()
         state._set(**fields)

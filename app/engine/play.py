@@ -112,7 +112,10 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     if rules.deck == 48:
         hand = tuple(dict.fromkeys(hand))
     if state.trick:
-        actions = [PLAY[c] for c in follow_cards(state, hand)]
+        if state.closed_by is None and state.stock:  # open phase: any card
+            actions = [PLAY[c] for c in hand]
+        else:
+            actions = [PLAY[c] for c in follow_cards(state, hand)]
         if rules.claim == "manual":
             actions.append(CLAIM)
         return actions
@@ -206,7 +209,7 @@ def _check_play(state: State, seat: int, action: Action) -> Card:
                 Illegal.MARRIAGE_NOT_ALLOWED, "Marriages cannot be declared once the stock is gone."
             )
         return card
-    if state.trick and card not in follow_cards(state, hand):
+    if state.trick and not state.stock_open and card not in follow_cards(state, hand):
         raise _follow_error(state, hand, card)
     return card
 
@@ -246,7 +249,11 @@ def _play(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         return _end_early(new, seat, events)
     n = state.rules.players
     out = state.sitting_out
-    if len(trick) < (n if out is None else n - 1):
+    if out is None:
+        if len(trick) < n:
+            fields["to_move"] = (seat + 1) % n
+            return new, events
+    elif len(trick) < n - 1:  # a Luna: the lone bidder's partner sits out
         following = (seat + 1) % n
         fields["to_move"] = (following + 1) % n if following == out else following
         return new, events
@@ -319,9 +326,12 @@ def _complete_trick(state: State, events: list[Event]) -> tuple[State, list[Even
     trump = state.trump
     winner, best = trick[0]
     points = best.points
-    for seat, card in trick[1:]:
+    for seat, card in trick[1:]:  # beats(), written out: this is the engine's hottest loop
         points += card.points
-        if beats(card, best, trump):
+        if card.suit == best.suit:
+            if card.strength > best.strength:
+                winner, best = seat, card
+        elif card.suit == trump:
             winner, best = seat, card
     fields = state.__dict__
     fields["trick"] = ()
@@ -337,17 +347,19 @@ def _complete_trick(state: State, events: list[Event]) -> tuple[State, list[Even
         fields["pending"] = _add(state.pending, winner, -pending)
         fields["marriage_points"] = _add(state.marriage_points, winner, pending)
     manual = rules.claim == "manual"
+    score = fields["card_points"][winner] + fields["marriage_points"][winner]
+    score += state.bonus[winner]
     cards = [{"seat": s, "card": c.code} for s, c in trick]
     data: dict[str, Any] = {"seat": winner, "cards": cards}
     if not manual:
         data["points"] = points
-        data["score"] = state.score(winner) - pending
+        data["score"] = score - pending
     events.append(Event("trick_won", data))
     if pending:
         events.append(_scored("marriage_credited", state, winner, pending, manual))
     if state.closed_by is None and state.stock:
         _draw(state, winner, events)
-    if not manual and state.score(winner) >= GOING_OUT:
+    if not manual and score >= GOING_OUT:
         return _finish(state, winner, Termination.REACHED_66, None, events)
     if not any(state.hands):
         bonus = state.rules.last_trick_bonus

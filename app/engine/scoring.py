@@ -77,7 +77,20 @@ def judge(
         awarded[winner] = _value_now(state, _loser(state, winner, False))
     if termination is Termination.CLOSE_FAILED:
         _penalise_close(state, closer_side, winner, awarded)
-    return _result(state, winner, termination, awarded)
+    return DealResult(
+        state.deal_no,
+        state.dealer,
+        state.trump,
+        state.deal_seed,
+        state.commitment,
+        winner,
+        termination,
+        state.card_points,
+        tuple(state.score(s) for s in range(state.seats)),
+        state.tricks_won,
+        tuple(awarded),
+        closer,
+    )
 
 
 def judge_bid(state: State, termination: Termination) -> DealResult:
@@ -134,6 +147,15 @@ def best_opponent(state: State, side: int) -> int:
 
 def _counted(state: State, side: int, frozen: bool) -> tuple[int, int]:
     """``side``'s points as counted against 33, and its tricks, now or at closing time."""
+    rules = state.rules
+    if not rules.partners:
+        if frozen:
+            assert state.frozen is not None
+            points, married, won = state.frozen[side]
+        else:
+            points = state.card_points[side] + state.bonus[side]
+            married, won = state.marriage_points[side], state.tricks_won[side]
+        return counted_score(rules, points, married), won
     card_points = marriages = tricks = 0
     for seat in state.members(side):
         if frozen:
@@ -148,9 +170,10 @@ def _counted(state: State, side: int, frozen: bool) -> tuple[int, int]:
 
 def _loser(state: State, winner: int, frozen: bool) -> int:
     """The opponent side whose points and tricks count against ``winner``."""
-    others = [other for other in range(state.sides) if other != winner]
-    if len(others) == 1:
-        return others[0]
+    sides = state.rules.sides
+    if sides == 2:
+        return 1 - winner
+    others = [other for other in range(sides) if other != winner]
     pick = max if state.rules.game_points_from == "best_opponent" else min
     return pick(others, key=lambda other: _counted(state, other, frozen))
 

@@ -258,7 +258,9 @@ class State:
 
     def side_score(self, side: int) -> int:
         """The :meth:`score` of ``side``: its seats' scores together."""
-        return sum(self.score(seat) for seat in self.members(side))
+        if not self.rules.partners:
+            return self.card_points[side] + self.marriage_points[side] + self.bonus[side]
+        return self.score(side) + self.score(side + 2)
 
     def side_tricks(self, side: int) -> int:
         """Tricks won by ``side``."""
