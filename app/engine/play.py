@@ -468,36 +468,29 @@ def _scored(kind: str, state: State, seat: int, points: int, manual: bool) -> Ev
 
 
 def _draw(state: State, winner: int, events: list[Event]) -> None:
-    """After a trick the winner draws first, then the others in turn, while the stock lasts."""
-    n = state.seats
+    """After a trick the winner draws first, then the others in turn, while the stock lasts.
+
+    The stock always shares out evenly (cards that would not are set aside when dealing), so
+    every seat draws; whoever draws the stock's last card takes the turned trump card.
+    """
+    n = state.rules.players
     stock = state.stock
+    drawn = stock[:n]
+    rest = stock[n:]
     hands = list(state.hands)
-    trump_under = state.trump_under
-    for k in range(n):
-        if not stock:
-            break
-        seat = (winner + k) % n
-        card = stock[0]
-        stock = stock[1:]
+    seat = winner
+    for card in drawn:
         hands[seat] = (*hands[seat], card)
-        if not stock and trump_under:
-            trump_under = False
-            events.append(
-                Event("card_drawn", {"seat": seat, "card": card.code, "trump_card": True})
-            )
-        else:
-            events.append(
-                Event(
-                    "card_drawn",
-                    {"seat": seat, "card": card.code},
-                    only=seat,
-                    redacted={"seat": seat},
-                )
-            )
+        events.append(Event("card_drawn", {"seat": seat, "card": card.code}, seat, {"seat": seat}))
+        seat = (seat + 1) % n
     fields = state.__dict__
-    fields["stock"] = stock
+    if not rest and state.trump_under:
+        last = events[-1]
+        last.data["trump_card"] = True  # the turned card: everyone saw it
+        last.only = last.redacted = None
+        fields["trump_under"] = False
+    fields["stock"] = rest
     fields["hands"] = tuple(hands)
-    fields["trump_under"] = trump_under
 
 
 def _exchange(state: State, seat: int) -> tuple[State, list[Event]]:
