@@ -145,27 +145,25 @@ def best_opponent(state: State, side: int) -> int:
     return max(others, key=state.side_score)
 
 
+def _seat_counts(state: State, seat: int, frozen: bool) -> tuple[int, int, int]:
+    """``seat``'s card points (with the bonus), credited marriages and tricks, now or at
+    closing time."""
+    if frozen:
+        assert state.frozen is not None
+        return state.frozen[seat]
+    points = state.card_points[seat] + state.bonus[seat]
+    return points, state.marriage_points[seat], state.tricks_won[seat]
+
+
 def _counted(state: State, side: int, frozen: bool) -> tuple[int, int]:
     """``side``'s points as counted against 33, and its tricks, now or at closing time."""
     rules = state.rules
-    if not rules.partners:
-        if frozen:
-            assert state.frozen is not None
-            points, married, won = state.frozen[side]
-        else:
-            points = state.card_points[side] + state.bonus[side]
-            married, won = state.marriage_points[side], state.tricks_won[side]
-        return counted_score(rules, points, married), won
-    card_points = marriages = tricks = 0
-    for seat in state.members(side):
-        if frozen:
-            assert state.frozen is not None
-            points, married, won = state.frozen[seat]
-        else:
-            points = state.card_points[seat] + state.bonus[seat]
-            married, won = state.marriage_points[seat], state.tricks_won[seat]
-        card_points, marriages, tricks = card_points + points, marriages + married, tricks + won
-    return counted_score(state.rules, card_points, marriages), tricks
+    if rules.partners:
+        first, second = _seat_counts(state, side, frozen), _seat_counts(state, side + 2, frozen)
+        points, married, won = (a + b for a, b in zip(first, second, strict=True))
+    else:
+        points, married, won = _seat_counts(state, side, frozen)
+    return counted_score(rules, points, married), won
 
 
 def _loser(state: State, winner: int, frozen: bool) -> int:
