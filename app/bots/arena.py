@@ -65,7 +65,7 @@ def play_deal(
     while not state.deal_over:
         seat = state.to_move
         start = time.perf_counter()
-        action = choose_action(view(state, seat), levels[seat], rng, budget_s)
+        action = choose_action(dict(view(state, seat)), levels[seat], rng, budget_s)
         tallies[seat].times.append(time.perf_counter() - start)
         state, _ = apply(state, action)
     result = state.deal_results[-1]

@@ -1,4 +1,5 @@
-"""Legal actions and ``apply``: the rules of play (RULES.md section 2, points 3 to 10).
+"""Legal actions and ``apply``: the rules of play (RULES.md section 2, points 3 to 10, and the
+three- and four-player games of section 3 and docs/rules.md section 9).
 
 ``apply`` is pure: it validates, copies the state, changes the copy, and returns it with the
 events that describe the change. Nothing else in the project decides a rule.
@@ -99,7 +100,12 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     """The legal actions of the seat on move (``state.to_move``).
 
     With ``seat``, the actions of that seat: empty unless it is on move. ``resign`` is always
-    allowed to a seated player and is not listed.
+    allowed to a seated player and is not listed. In the four-hand bidding: the bids above the
+    one that stands, and ``pass``.
+
+    >>> from app.engine import new_deal, preset
+    >>> [a.to_json() for a in legal_actions(new_deal(preset("four-hand"), seed="b"))][-2:]
+    [{'type': 'bid', 'level': 5}, {'type': 'pass'}]
     """
     mover = state.to_move
     if mover is None or (seat is not None and seat != mover):
@@ -144,9 +150,10 @@ def apply(
 ) -> tuple[State, list[Event]]:
     """Apply ``action`` by ``seat`` (default: the seat on move); return the new state and events.
 
-    Never changes ``state``. Raises :class:`IllegalAction` with a stable code for anything the
-    rules forbid (and :class:`ActionError` for a malformed JSON dict). When a deal ends and the
-    match goes on, the next deal is dealt in the same call.
+    Never changes ``state``. Raises :class:`IllegalAction` with a stable code (an
+    :class:`~app.engine.errors.Illegal`) for anything the rules forbid, and :class:`ActionError`
+    for a malformed JSON dict; every action type has its rule, and no other type is accepted.
+    When a deal ends and the match goes on, the next deal is dealt in the same call.
 
     >>> from app.engine import new_deal, preset
     >>> s = new_deal(preset("sixty-six"), seed="x")
