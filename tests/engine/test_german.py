@@ -133,3 +133,18 @@ def test_partners_seat_counts_are_refused_elsewhere():
         preset("german-32", partners=True)
     with pytest.raises(ValueError, match="option players must be 2 or 3"):
         preset("german-32", players=4)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [("german-32", {"players": 3}), ("german-48", {}), ("german-48", {"partners": True})],
+)
+def test_with_the_talon_open_every_card_in_hand_is_legal_for_the_followers(variant, options):
+    for k in range(20):
+        state = new_deal(preset(variant, **options), seed=f"open-{k}", dealer=0)
+        rng = random.Random(k)
+        while state.stock_open and not state.deal_over:
+            if state.trick:
+                hand = state.hands[state.to_move]
+                assert {a.card for a in legal_actions(state)} == set(hand)
+            state, _ = apply(state, random_action(state, rng))

@@ -142,3 +142,18 @@ def test_the_match_goes_to_10_or_to_the_target_chosen():
 def test_options_that_make_no_sense_for_three_hand_are_refused(options, words):
     with pytest.raises(ValueError, match=words):
         preset("three-hand", **options)
+
+
+def test_a_marriage_on_the_first_lead_is_credited_when_its_declarer_first_wins_a_trick():
+    hands = {
+        0: "KH QH AC TC KC QC TD KD",
+        1: "AH 9H 9C AD QD JD 9D JS",
+        2: "TH JH JC AS TS KS QS 9S",
+    }
+    state = arrange(hands, dealer=2, variant="three-hand")
+    state, _ = run(state, "KH* AH JH")  # seat 1 must head the king: seat 0's 20 stays pending
+    assert state.pending[0] == 20 and state.score(0) == 0 and state.to_move == 1
+    state, events = run(state, "9C JC AC")  # seat 0 heads the jack and wins: 13, and the 20
+    credited = [e.data for e in events if e.type == "marriage_credited"]
+    assert credited == [{"seat": 0, "points": 20, "score": 33}]
+    assert state.pending[0] == 0 and state.score(0) == 33
