@@ -287,17 +287,19 @@ def start_deal(
     return state, events
 
 
-def deck_of_deal(state: State, deal_no: int) -> tuple[str, list[Card]]:
-    """The seed and deck order of deal ``deal_no`` of the match in ``state``.
+def deck_of_deal(
+    rules: Rules, match_seed: str, decks: tuple[tuple[Card, ...], ...], deal_no: int
+) -> tuple[str, list[Card]]:
+    """The seed and deck order of deal ``deal_no`` of a match.
 
     An explicit deck order from ``decks`` (its seed is the order written out) while there is
     one, else the order the match seed gives.
     """
-    if deal_no <= len(state.decks):
-        cards = list(state.decks[deal_no - 1])
+    if deal_no <= len(decks):
+        cards = list(decks[deal_no - 1])
         return _deck_seed(cards), cards
-    seed = deal_seed(state.seed, deal_no)
-    return seed, shuffled_deck(state.rules.deck, seed)
+    seed = deal_seed(match_seed, deal_no)
+    return seed, shuffled_deck(rules.deck, seed)
 
 
 def _deck_seed(cards: Sequence[Card]) -> str:
@@ -331,11 +333,7 @@ def new_match(
         dealer = first_dealer(seed, rules.players)
     _check_seat(rules, dealer)
     explicit = tuple(tuple(check_deck(rules, deck)) for deck in decks or ())
-    first_seed, cards = (
-        (_deck_seed(explicit[0]), list(explicit[0]))
-        if explicit
-        else (deal_seed(seed, 1), shuffled_deck(rules.deck, deal_seed(seed, 1)))
-    )
+    first_seed, cards = deck_of_deal(rules, seed, explicit, 1)
     state, _ = start_deal(
         None,
         rules,

@@ -629,7 +629,7 @@ def _finish(
     dealer = state.dealer
     if termination is not Termination.ALL_PASSED or rules.all_pass == "next_dealer":
         dealer = (dealer + 1) % state.seats
-    seed, cards = deck_of_deal(state, deal_no)
+    seed, cards = deck_of_deal(rules, state.seed, state.decks, deal_no)
     new, more = start_deal(
         state,
         rules,
