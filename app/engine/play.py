@@ -129,7 +129,8 @@ def legal_actions(state: State, seat: int | None = None) -> list[Action]:
     stock_open = state.closed_by is None and bool(state.stock)
     if stock_open or rules.marriages_in_strict_phase:
         for card in hand:
-            if card.rank in "KQ" and PARTNER[card] in hand:
+            partner = PARTNER.get(card)
+            if partner is not None and partner in hand:
                 actions.append(PLAY_MARRIAGE[card])
     if stock_open:
         if can_exchange(state, mover):
@@ -216,7 +217,11 @@ def _check_play(state: State, seat: int, action: Action) -> Card:
                 Illegal.MARRIAGE_NOT_ALLOWED, "Marriages cannot be declared once the stock is gone."
             )
         return card
-    if state.trick and not state.stock_open and card not in follow_cards(state, hand):
+    if (
+        state.trick
+        and (state.closed_by is not None or not state.stock)  # the strict phase
+        and card not in follow_cards(state, hand)
+    ):
         raise _follow_error(state, hand, card)
     return card
 
