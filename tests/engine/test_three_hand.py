@@ -76,19 +76,6 @@ def test_void_in_the_suit_led_a_trump_is_compulsory():
     assert codes(legal_actions(state)) == ["9D"]  # seat 0 follows suit; it cannot beat a trump
 
 
-def test_marriages_as_in_the_two_player_game():
-    hands = {
-        0: "KH QH 9C JC QC KC TC AC",
-        1: "AH 9H QD KD TD AD JD 9S",
-        2: "TH JH 9D JS KS TS AS QS",
-    }
-    state = arrange(hands, dealer=2, variant="three-hand")
-    assert "KH*" in codes(legal_actions(state))
-    state, events = run(state, "KH*")
-    declared = next(e for e in events if e.type == "marriage_declared")
-    assert declared.data["points"] == 20 and not declared.data["credited"]
-
-
 def test_nobody_at_66_after_the_last_trick_the_deal_is_void_and_redealt():
     state = first_legal_play("t3")
     result = state.deal_results[-1]
@@ -144,13 +131,14 @@ def test_options_that_make_no_sense_for_three_hand_are_refused(options, words):
         preset("three-hand", **options)
 
 
-def test_a_marriage_on_the_first_lead_is_credited_when_its_declarer_first_wins_a_trick():
+def test_marriages_as_in_the_two_player_game_credited_at_the_declarers_first_trick():
     hands = {
         0: "KH QH AC TC KC QC TD KD",
         1: "AH 9H 9C AD QD JD 9D JS",
         2: "TH JH JC AS TS KS QS 9S",
     }
     state = arrange(hands, dealer=2, variant="three-hand")
+    assert "KH*" in codes(legal_actions(state))
     state, _ = run(state, "KH* AH JH")  # seat 1 must head the king: seat 0's 20 stays pending
     assert state.pending[0] == 20 and state.score(0) == 0 and state.to_move == 1
     state, events = run(state, "9C JC AC")  # seat 0 heads the jack and wins: 13, and the 20
