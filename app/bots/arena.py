@@ -65,12 +65,13 @@ def play_deal(
     while not state.deal_over:
         seat = state.to_move
         start = time.perf_counter()
-        action = choose_action(view(state, seat), levels[seat], rng, budget_s)
+        action = choose_action(dict(view(state, seat)), levels[seat], rng, budget_s)
         tallies[seat].times.append(time.perf_counter() - start)
         state, _ = apply(state, action)
     result = state.deal_results[-1]
     for seat in (0, 1):
         tallies[seat].game_points += result.game_points[seat]
+    assert result.winner is not None, "a two-player deal always has a winner"
     tallies[result.winner].deals_won += 1
     return result.winner
 
@@ -105,7 +106,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--a", choices=LEVELS, default="hard")
     parser.add_argument("--b", choices=LEVELS, default="medium")
-    parser.add_argument("--variant", choices=PRESETS, default="schnapsen")
+    two_player = [name for name in PRESETS if preset(name).players == 2]
+    parser.add_argument("--variant", choices=two_player, default="schnapsen")
     parser.add_argument("--deals", type=int, default=1000, help="seeded deals (each played twice)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET_S, help="seconds per move")

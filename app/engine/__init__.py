@@ -10,15 +10,16 @@ standard library and this package.
 1
 """
 
-from .actions import Action, ActionError, IllegalAction
+from .actions import Action
 from .cards import SUITS, Card, full_deck, parse_card
-from .dealing import new_deal, new_match, seed_commitment, shuffled_deck
+from .dealing import deck_for, new_deal, new_match, seed_commitment, shuffled_deck
+from .errors import ActionError, EngineError, Illegal, IllegalAction
 from .events import Event, redact
 from .play import apply as apply
 from .play import legal_actions
 from .rules import OPTION_NAMES, PRESETS, Rules, preset
-from .state import DealResult, State, Termination
-from .views import view
+from .state import DealResult, Outcome, State, Termination
+from .views import View, view
 
 __all__ = [
     "OPTION_NAMES",
@@ -28,12 +29,17 @@ __all__ = [
     "ActionError",
     "Card",
     "DealResult",
+    "EngineError",
     "Event",
+    "Illegal",
     "IllegalAction",
+    "Outcome",
     "Rules",
     "State",
     "Termination",
+    "View",
     "apply",
+    "deck_for",
     "full_deck",
     "legal_actions",
     "new_deal",

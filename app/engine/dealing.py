@@ -11,7 +11,8 @@ from __future__ import annotations
 import hashlib
 import struct
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import NamedTuple
 
 from .cards import Card, full_deck, parse_card
 from .events import Event
@@ -67,32 +68,118 @@ def check_deck(rules: Rules, deck: Sequence[Card | str]) -> list[Card]:
     return cards
 
 
-def deal_cards(
-    rules: Rules, cards: Sequence[Card], dealer: int
-) -> tuple[list[list[Card]], Card, list[Card]]:
-    """Split a deck order into hands, the turned trump card and the stock (section 8).
+class Deal(NamedTuple):
+    """A deck order split as RULES.md section 8 says."""
 
-    Packets of 3 then the rest of the hand go round from the dealer's left (the non-dealer
-    first). Classic order turns the card after the last packet; Schnapsen turns it after the
-    first round of packets. The stock is the rest, drawn in order, the turned card drawn last.
+    hands: list[list[Card]]
+    turned: Card | None
+    """The turned trump card under the stock (``trump_from="turned"`` only)."""
+    stock: list[Card]
+    """The hidden stock, drawn in order; the turned card (not in it) is drawn after it."""
+    aside: list[Card]
+    """Cards set aside unseen for the deal, so that every round of drawing serves every seat."""
+
+
+def deal_cards(rules: Rules, cards: Sequence[Card], dealer: int) -> Deal:
+    """Split a deck order into hands, the turned trump card, the stock and cards set aside.
+
+    Packets of 3 then the rest of the hand go round from the dealer's left (in two-player games
+    the non-dealer first). Classic order turns the card after the last packet; Schnapsen turns it
+    after the first round of packets. When the rest after the turned card does not share out
+    evenly (``german-32`` for three), its first cards are set aside; the rest is the stock.
     """
     n = rules.players
     order = [(dealer + 1 + k) % n for k in range(n)]
-    packets = (3, rules.hand_size - 3)
     hands: list[list[Card]] = [[] for _ in range(n)]
     pos = 0
     turned: Card | None = None
-    for round_no, size in enumerate(packets):
+    for round_no, size in enumerate((3, rules.hand_size - 3)):
         if round_no == 1 and rules.deal_order == "schnapsen":
             turned = cards[pos]
             pos += 1
         for seat in order:
             hands[seat].extend(cards[pos : pos + size])
             pos += size
+    if rules.trump_from != "turned":
+        return Deal(hands, None, [], [])
     if turned is None:
         turned = cards[pos]
         pos += 1
-    return hands, turned, list(cards[pos:])
+    spare = (len(cards) - pos + 1) % n
+    return Deal(hands, turned, list(cards[pos + spare :]), list(cards[pos : pos + spare]))
+
+
+def deck_for(
+    rules: Rules,
+    hands: Mapping[int, Sequence[Card | str] | str],
+    trump: Card | str | None = None,
+    stock: Sequence[Card | str] | str = (),
+    dealer: int = 0,
+    aside: Sequence[Card | str] | str = (),
+) -> list[Card]:
+    """The explicit deck order that deals these ``hands`` (seat -> cards, in the order dealt).
+
+    ``trump`` is the turned card (``trump_from="turned"``; without a stock the trump is the
+    dealer's last card, so leave it out); ``stock`` the top of the stock, first drawn first;
+    ``aside`` the cards set aside (three-player ``german-32``). Cards may be codes or a
+    space-separated string. Whatever is not named fills the hands' missing cards, then the turned
+    card, the cards set aside and the rest of the stock, each in deck order. Feed the result to
+    :func:`new_deal` (``deck=``) or :func:`new_match` (``decks=``) with the same ``dealer``.
+
+    >>> from app.engine import preset
+    >>> rules = preset("sixty-six")
+    >>> deck = deck_for(rules, {1: "AH TH KH QH JH 9H"}, trump="AS", stock="TS")
+    >>> state = new_deal(rules, deck=deck, dealer=0)
+    >>> [c.code for c in state.hands[1]], state.trump_card.code, state.stock[0].code
+    (['AH', 'TH', 'KH', 'QH', 'JH', '9H'], 'AS', 'TS')
+    """
+    _check_seat(rules, dealer)
+    named = {seat: _cards(cards) for seat, cards in hands.items()}
+    turned = [_card(trump)] if trump is not None else []
+    top, spare = _cards(stock), _cards(aside)
+    if turned and not rules.has_stock:
+        raise ValueError(f"{rules.variant} turns no card: leave trump out")
+    used = Counter(c for group in (*named.values(), turned, top, spare) for c in group)
+    left = list((Counter(full_deck(rules.deck)) - used).elements())
+    if used - Counter(full_deck(rules.deck)):
+        raise ValueError("a card is named more often than the deck holds it")
+    left.sort(key=full_deck(rules.deck).index)
+    full: dict[int, list[Card]] = {}
+    for seat in range(rules.players):
+        hand = list(named.get(seat, []))
+        if len(hand) > rules.hand_size:
+            raise ValueError(f"seat {seat} is given more than {rules.hand_size} cards")
+        while len(hand) < rules.hand_size:
+            hand.append(left.pop(0))
+        full[seat] = hand
+    if rules.has_stock and not turned:
+        turned = [left.pop(0)]
+    players = rules.players
+    spare_count = (rules.deck - players * rules.hand_size) % players if rules.has_stock else 0
+    if len(spare) > spare_count:
+        raise ValueError(f"only {spare_count} cards are set aside in {rules.variant}")
+    while len(spare) < spare_count:
+        spare.append(left.pop(0))
+    order: list[Card] = []
+    seats = [(dealer + 1 + k) % players for k in range(players)]
+    first, second = 3, rules.hand_size - 3
+    for seat in seats:
+        order += full[seat][:first]
+    order += turned if rules.deal_order == "schnapsen" else []
+    for seat in seats:
+        order += full[seat][first : first + second]
+    order += turned if rules.deal_order != "schnapsen" else []
+    return order + spare + top + left
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else parse_card(card)
+
+
+def _cards(cards: Sequence[Card | str] | str) -> list[Card]:
+    if isinstance(cards, str):
+        cards = cards.split()
+    return [_card(card) for card in cards]
 
 
 def start_deal(
@@ -107,13 +194,25 @@ def start_deal(
     game_points: tuple[int, ...],
     continues: bool,
     announce: bool = True,
+    decks: tuple[tuple[Card, ...], ...] = (),
 ) -> tuple[State, list[Event]]:
     """A state at the start of a deal, and (with ``announce``) the events that announce it."""
     n = rules.players
-    hands, turned, rest = deal_cards(rules, cards, dealer)
+    hands, turned, rest, aside = deal_cards(rules, cards, dealer)
     zeros = (0,) * n
-    leader = (dealer + 1) % n
     commitment = seed_commitment(seed)
+    shown: tuple[tuple[int, Card], ...] = ()
+    if turned is not None:
+        trump_card: Card | None = turned
+        trump = turned.suit
+        stock = (*rest, turned)
+    elif rules.trump_from == "dealer_last":
+        trump_card = hands[dealer][-1]
+        trump = trump_card.suit
+        stock = ()
+        shown = ((dealer, trump_card),)
+    else:
+        trump_card, trump, stock = None, "", ()
     fields = dict(
         rules=rules,
         seed=match_seed,
@@ -122,13 +221,14 @@ def start_deal(
         commitment=commitment,
         dealer=dealer,
         hands=tuple(tuple(hand) for hand in hands),
-        stock=(*rest, turned),
-        trump=turned.suit,
-        trump_card=turned,
-        trump_under=True,
+        stock=stock,
+        aside=tuple(aside),
+        trump=trump,
+        trump_card=trump_card,
+        trump_under=turned is not None,
         closed_by=None,
         frozen=None,
-        to_move=leader,
+        to_move=(dealer + 1) % n,
         trick=(),
         history=(),
         card_points=zeros,
@@ -136,17 +236,23 @@ def start_deal(
         marriage_points=zeros,
         pending=zeros,
         marriages=(),
-        shown=(),
+        shown=shown,
         bonus=zeros,
+        bidding=rules.bidding,
+        bids=(),
+        high_bid=None,
+        sitting_out=None,
         game_points=game_points,
         deal_results=base.deal_results if base is not None else (),
         deal_over=False,
         match_over=False,
         match_winner=None,
         continues=continues,
+        decks=base.decks if base is not None else decks,
     )
     if base is None:
-        state = State(**fields)
+        state = object.__new__(State)  # State(**fields) without copying the fields twice
+        state.__dict__.update(fields)
     else:
         state = base._evolve()
         state._set(**fields)
@@ -158,10 +264,13 @@ def start_deal(
             {
                 "deal_no": deal_no,
                 "dealer": dealer,
-                "trump": turned.suit,
-                "trump_card": turned.code,
+                "trump": trump or None,
+                "trump_card": turned.code if turned is not None else None,
                 "stock": len(state.stock),
                 "hand_counts": [len(hand) for hand in hands],
+                "aside": len(aside),
+                "shown": [{"seat": seat, "card": card.code} for seat, card in shown],
+                "bidding": rules.bidding,
                 "commitment": commitment,
             },
         )
@@ -178,30 +287,65 @@ def start_deal(
     return state, events
 
 
-def new_match(rules: Rules, seed: str, dealer: int | None = None) -> State:
+def deck_of_deal(
+    rules: Rules, match_seed: str, decks: tuple[tuple[Card, ...], ...], deal_no: int
+) -> tuple[str, list[Card]]:
+    """The seed and deck order of deal ``deal_no`` of a match.
+
+    An explicit deck order from ``decks`` (its seed is the order written out) while there is
+    one, else the order the match seed gives.
+    """
+    if deal_no <= len(decks):
+        cards = list(decks[deal_no - 1])
+        return _deck_seed(cards), cards
+    seed = deal_seed(match_seed, deal_no)
+    return seed, shuffled_deck(rules.deck, seed)
+
+
+def _deck_seed(cards: Sequence[Card]) -> str:
+    return "deck:" + ",".join(card.code for card in cards)
+
+
+def new_match(
+    rules: Rules,
+    seed: str,
+    dealer: int | None = None,
+    decks: Sequence[Sequence[Card | str]] | None = None,
+) -> State:
     """A new match with its first deal dealt.
 
     ``seed`` is the match seed (callers draw it with ``secrets.token_hex``); every deal's seed is
     derived from it with :func:`deal_seed`, and the first dealer with :func:`first_dealer`
-    unless ``dealer`` names it. The same seed always gives the same match.
+    unless ``dealer`` names it. The same seed always gives the same match. ``decks`` gives the
+    deck orders of the first deals explicitly (one list per deal, RULES.md section 8; see
+    :func:`deck_for`), so that two engines can be compared over whole matches; deals after them
+    come from the seed.
+
+    >>> from app.engine import full_deck, preset
+    >>> order = list(reversed(full_deck(24)))
+    >>> state = new_match(preset("sixty-six"), seed="m", dealer=0, decks=[order])
+    >>> state.trump_card.code, state.deal_seed.startswith("deck:")
+    ('AD', True)
     """
     if not isinstance(seed, str) or not seed:
         raise ValueError("a match seed must be a non-empty string")
     if dealer is None:
         dealer = first_dealer(seed, rules.players)
     _check_seat(rules, dealer)
-    first = deal_seed(seed, 1)
+    explicit = tuple(tuple(check_deck(rules, deck)) for deck in decks or ())
+    first_seed, cards = deck_of_deal(rules, seed, explicit, 1)
     state, _ = start_deal(
         None,
         rules,
         match_seed=seed,
         deal_no=1,
         dealer=dealer,
-        seed=first,
-        cards=shuffled_deck(rules.deck, first),
-        game_points=(0,) * rules.players,
+        seed=first_seed,
+        cards=cards,
+        game_points=(0,) * rules.sides,
         continues=True,
         announce=False,
+        decks=explicit,
     )
     return state
 
@@ -216,7 +360,8 @@ def new_deal(
     """A single deal, from an explicit ``deck`` order (RULES.md section 8) or from a ``seed``.
 
     The state stops when this deal ends (``deal_over``; ``match_over`` too if ``game_points``
-    plus the deal's reach the target). Without ``deck`` or ``seed`` it raises ValueError.
+    (one number per side) plus the deal's reach the target). Without ``deck`` or ``seed`` it
+    raises ValueError. :func:`deck_for` builds a deck order from chosen hands.
 
     >>> from app.engine import preset
     >>> new_deal(preset("sixty-six"), seed="abc").to_move
@@ -225,14 +370,14 @@ def new_deal(
     _check_seat(rules, dealer)
     if deck is not None:
         cards = check_deck(rules, deck)
-        seed = seed or "deck:" + ",".join(card.code for card in cards)
+        seed = seed or _deck_seed(cards)
     elif seed is not None:
         cards = shuffled_deck(rules.deck, seed)
     else:
         raise ValueError("new_deal needs a deck order or a seed")
-    points = tuple(game_points) if game_points is not None else (0,) * rules.players
-    if len(points) != rules.players:
-        raise ValueError(f"game_points needs one number per seat ({rules.players})")
+    points = tuple(game_points) if game_points is not None else (0,) * rules.sides
+    if len(points) != rules.sides:
+        raise ValueError(f"game_points needs one number per side ({rules.sides})")
     state, _ = start_deal(
         None,
         rules,

@@ -1,12 +1,16 @@
 """House rules: every option of RULES.md as one immutable value, and the named presets.
 
-Where the original texts disagree, the default follows RULES.md and the other reading is an
-option. Choices this module makes where RULES.md is silent (recorded here and in the README):
+Where the original texts disagree or are silent, the default follows what most texts say and the
+other reading is an option; docs/rules.md lists every such choice. The ones made here:
 
 * ``german-32`` exchanges the lowest trump (the seven); seed 002 does not mention the exchange.
 * In ``manual`` claim mode a claim is allowed whenever the claimer is on move (the trick winner
   is always on move right after winning, so "right after winning a trick" is covered).
-* ``resign`` ends the whole match in the opponent's favour.
+* ``resign`` ends the whole match in favour of the other side with the most game points.
+* ``german-32`` for three: 21 cards dealt, the turned card and 8 hidden cards form the talon, and
+  the 2 cards between (32 is not 21 plus a multiple of 3) are set aside unseen for the deal.
+* Against two or more opponents the winner's game points come from the best-placed one
+  (``game_points_from``).
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ CLOSE_FAIL_MODES: Final = ("opponent_2_or_3", "closer_minus_3", "closer_value_mi
 WRONG_CLAIM_MODES: Final = ("opponent_2_or_3", "claimer_value")
 SCHWARZ_MODES: Final = ("no_tricks", "zero_points")
 DEAL_ORDERS: Final = ("classic", "schnapsen")
+TRUMP_FROM: Final = ("turned", "dealer_last", "first_led")
+PLAYED_OUT_MODES: Final = ("last_trick", "redeal")
+GAME_POINTS_FROM: Final = ("best_opponent", "lowest_opponent")
+ALL_PASS_MODES: Final = ("next_dealer", "same_dealer")
+LUNA_MODES: Final = ("every_trick", "sixty_six")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +53,18 @@ class Rules:
     * ``schwarz``: when the winner scores 3: the loser took ``no_tricks`` or has ``zero_points``.
     * ``target``: game points that win the match.
     * ``deck``, ``hand_size``, ``players``, ``deal_order``: the deal's shape.
+    * ``trump_from``: ``turned`` (the card after the hands, under the stock), ``dealer_last``
+      (the dealer's last card, kept in the dealer's hand; no stock) or ``first_led`` (the suit of
+      the first card led after the bidding; no stock).
+    * ``partners``: four players in two sides, seats 0 and 2 against 1 and 3.
+    * ``played_out``: all cards played and nobody at 66: ``last_trick`` (its winner wins the deal,
+      1 game point) or ``redeal`` (the deal is void, nobody scores, the next deal follows).
+    * ``game_points_from``: against two or more opponents, the winner's game points count the
+      ``best_opponent``'s points and tricks or the ``lowest_opponent``'s.
+    * ``marriage_needs_trick``: a marriage counts only once its side has won a trick.
+    * ``bidding``: four-hand bidding before play; then ``all_pass`` (who redeals when everyone
+      passes), ``defenders_score`` (the defenders score the levels their points reach) and
+      ``luna`` (the lone bidder of level 5 must take ``every_trick`` or reach ``sixty_six``).
     """
 
     variant: str = "sixty-six"
@@ -64,6 +85,15 @@ class Rules:
     wrong_claim: str = "opponent_2_or_3"
     schwarz: str = "no_tricks"
     target: int = 7
+    trump_from: str = "turned"
+    partners: bool = False
+    played_out: str = "last_trick"
+    game_points_from: str = "best_opponent"
+    marriage_needs_trick: bool = True
+    bidding: bool = False
+    all_pass: str = "next_dealer"
+    defenders_score: bool = False
+    luna: str = "every_trick"
 
     def __post_init__(self) -> None:
         _check_choice("strict", self.strict, STRICT_MODES)
@@ -72,12 +102,25 @@ class Rules:
         _check_choice("wrong_claim", self.wrong_claim, WRONG_CLAIM_MODES)
         _check_choice("schwarz", self.schwarz, SCHWARZ_MODES)
         _check_choice("deal_order", self.deal_order, DEAL_ORDERS)
-        for name in ("exchange_needs_trick", "marriages_in_strict_phase", "loser_counts_marriages"):
+        _check_choice("trump_from", self.trump_from, TRUMP_FROM)
+        _check_choice("played_out", self.played_out, PLAYED_OUT_MODES)
+        _check_choice("game_points_from", self.game_points_from, GAME_POINTS_FROM)
+        _check_choice("all_pass", self.all_pass, ALL_PASS_MODES)
+        _check_choice("luna", self.luna, LUNA_MODES)
+        for name in (
+            "exchange_needs_trick",
+            "marriages_in_strict_phase",
+            "loser_counts_marriages",
+            "partners",
+            "marriage_needs_trick",
+            "bidding",
+            "defenders_score",
+        ):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"option {name} must be true or false")
         if self.deck not in DECK_RANKS:
             raise ValueError(f"option deck must be one of 20, 24, 32, 48, not {self.deck!r}")
-        _check_int("players", self.players, 2, 2)
+        _check_int("players", self.players, 2, 4)
         _check_int("target", self.target, 1, 100)
         _check_int("exchange_min_stock", self.exchange_min_stock, 1, 48)
         _check_int("close_min_stock", self.close_min_stock, 1, 48)
@@ -88,13 +131,47 @@ class Rules:
                 f"option exchange_rank {self.exchange_rank!r} is not a rank of the "
                 f"{self.deck}-card deck"
             )
-        if self.players * self.hand_size + 1 > self.deck:
+        self._check_shape()
+
+    def _check_shape(self) -> None:
+        """Refuse option combinations that describe no game."""
+        dealt = self.players * self.hand_size
+        if self.trump_from == "turned":
+            if dealt + 1 > self.deck:
+                raise ValueError(
+                    f"option hand_size {self.hand_size} leaves no stock for {self.players} "
+                    f"players with {self.deck} cards"
+                )
+        elif dealt != self.deck:
             raise ValueError(
-                f"option hand_size {self.hand_size} leaves no stock for {self.players} players "
-                f"with {self.deck} cards"
+                f"option trump_from {self.trump_from!r} deals the whole deck: hand_size times "
+                f"players must be {self.deck}"
             )
-        if self.deal_order == "schnapsen" and self.hand_size != 5:
-            raise ValueError("option deal_order 'schnapsen' deals 3+2 and needs hand_size 5")
+        if self.deal_order == "schnapsen" and (self.hand_size != 5 or self.players != 2):
+            raise ValueError("option deal_order 'schnapsen' deals 3+2 to two players")
+        if self.partners and self.players != 4:
+            raise ValueError("option partners needs 4 players")
+        if self.bidding != (self.trump_from == "first_led"):
+            raise ValueError("option bidding goes with trump_from 'first_led' (and only with it)")
+        if self.bidding and not self.partners:
+            raise ValueError("option bidding is for partners (four-hand)")
+        if self.bidding and self.claim != "auto":
+            raise ValueError("option claim must be 'auto' with bidding: the bid decides the deal")
+        if self.trump_from != "turned" and not self.marriages_in_strict_phase:
+            raise ValueError(
+                "option marriages_in_strict_phase must be true without a stock (play is strict "
+                "from the first trick)"
+            )
+
+    @property
+    def sides(self) -> int:
+        """How many sides play: two with ``partners``, else one per seat."""
+        return 2 if self.partners else self.players
+
+    @property
+    def has_stock(self) -> bool:
+        """True if the deal leaves a stock to draw from."""
+        return self.trump_from == "turned"
 
     def options(self) -> dict[str, Any]:
         """The options as a JSON-ready dict (everything but ``variant``)."""
@@ -131,6 +208,26 @@ _PRESETS: Final[dict[str, Rules]] = {
         last_trick_bonus=0,
     ),
     "german-32": Rules(variant="german-32", deck=32, hand_size=6, exchange_rank="7"),
+    "three-hand": Rules(
+        variant="three-hand",
+        players=3,
+        hand_size=8,
+        trump_from="dealer_last",
+        marriages_in_strict_phase=True,
+        played_out="redeal",
+        target=10,
+    ),
+    "four-hand": Rules(
+        variant="four-hand",
+        players=4,
+        hand_size=6,
+        trump_from="first_led",
+        partners=True,
+        bidding=True,
+        marriages_in_strict_phase=True,
+        last_trick_bonus=0,
+    ),
+    "german-48": Rules(variant="german-48", players=4, deck=48, hand_size=7),
 }
 
 PRESETS: Final = tuple(_PRESETS)
@@ -138,16 +235,66 @@ PRESETS: Final = tuple(_PRESETS)
 
 OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name != "variant")
 
+_SEATS: Final = {
+    "sixty-six": (2,),
+    "schnapsen": (2,),
+    "german-32": (2, 3),
+    "three-hand": (3,),
+    "four-hand": (4,),
+    "german-48": (4,),
+}
+"""The player counts each preset seats."""
+
+_HAND_FOR: Final = {("german-32", 3): 7}
+"""Hand sizes that follow a chosen player count unless ``hand_size`` is given too."""
+
+_STOCK_OPTIONS: Final = (
+    "exchange_needs_trick",
+    "exchange_min_stock",
+    "exchange_rank",
+    "close_min_stock",
+    "close_fail",
+    "deal_order",
+)
+_BIDDING_OPTIONS: Final = ("all_pass", "defenders_score", "luna")
+
+
+def _fixed(name: str, base: Rules) -> dict[str, str]:
+    """The options preset ``name`` does not let a table change, each with the reason."""
+    fixed = {
+        "trump_from": f"{name} takes its trump one way only",
+        "bidding": "only four-hand bids",
+    }
+    if name != "german-48":
+        fixed["partners"] = "only german-48 lets the seats pair up"
+    if not base.bidding:
+        fixed |= {option: "only four-hand bids" for option in _BIDDING_OPTIONS}
+    else:
+        fixed["claim"] = "four-hand has no claim: the bid decides the deal"
+    if not base.has_stock:
+        fixed |= {option: f"{name} deals no stock" for option in _STOCK_OPTIONS}
+        fixed["marriages_in_strict_phase"] = f"{name} is strict from the first trick"
+    if max(_SEATS[name]) == 2 or base.partners:
+        fixed["game_points_from"] = f"{name} has one opponent side"
+    return fixed
+
 
 def preset(name: str, **overrides: Any) -> Rules:
     """The rules of preset ``name`` with ``overrides`` applied.
 
-    Raises ValueError naming an unknown preset, an unknown option, or a bad value.
+    Raises ValueError naming an unknown preset, an unknown option, a bad value, or an option
+    that makes no sense for the preset (restating a preset's own value is always allowed).
 
     >>> preset("sixty-six", target=10).target
     10
     >>> preset("schnapsen").exchange_rank
     'J'
+    >>> preset("german-32", players=3).hand_size
+    7
+    >>> preset("three-hand", close_fail="closer_minus_3")
+    Traceback (most recent call last):
+    ...
+    ValueError: option close_fail cannot be changed in three-hand: three-hand deals no stock
     """
     try:
         base = _PRESETS[name]
@@ -156,4 +303,14 @@ def preset(name: str, **overrides: Any) -> Rules:
     for key in overrides:
         if key not in OPTION_NAMES:
             raise ValueError(f"unknown option {key!r}")
+    players = overrides.get("players", base.players)
+    if players not in _SEATS[name]:
+        seats = " or ".join(str(n) for n in _SEATS[name])
+        raise ValueError(f"option players must be {seats} in {name}, not {players!r}")
+    if "hand_size" not in overrides and (name, players) in _HAND_FOR:
+        overrides["hand_size"] = _HAND_FOR[name, players]
+    fixed = _fixed(name, base)
+    for key, value in overrides.items():
+        if key in fixed and value != getattr(base, key):
+            raise ValueError(f"option {key} cannot be changed in {name}: {fixed[key]}")
     return replace(base, **overrides)

@@ -29,39 +29,99 @@ def deal_value(rules: Rules, loser_points: int, loser_tricks: int) -> int:
     return 2 if loser_points < HALF else 1
 
 
-def judge(state: State, winner: int, termination: Termination, actor: int | None) -> DealResult:
-    """The result of the deal in ``state``, won by ``winner`` as ``termination`` says.
+def bid_target(level: int) -> int:
+    """The points a four-hand bid of ``level`` needs: 33 a level; the Luna (5) needs 66."""
+    return 33 * level if level < 5 else GOING_OUT
 
-    ``actor`` is the claimer for claims (``winner`` may then be the claimer's opponent). The
-    closer's own fate overrides the plain outcome: a closer who goes out scores against the
-    loser's points and tricks frozen at closing time; a closer who does not is penalised by
-    ``close_fail``.
+
+def judge(
+    state: State, winner: int | None, termination: Termination, actor: int | None
+) -> DealResult:
+    """The result of the deal in ``state``, won by side ``winner`` as ``termination`` says.
+
+    ``actor`` is the claimer for claims (``winner`` may then be another side). The closer's own
+    fate overrides the plain outcome: a closer who goes out scores against the loser's points
+    and tricks frozen at closing time; a closer who does not is penalised by ``close_fail``.
+    Against two or more opponent sides the loser counted is the one ``game_points_from`` names.
     """
-    n = state.seats
-    awarded = [0] * n
+    awarded = [0] * state.sides
     closer = state.closed_by
-    if termination is Termination.RESIGN:
+    closer_side = state.side_of(closer) if closer is not None else None
+    claimer = state.side_of(actor) if actor is not None else None
+    if termination is Termination.RESIGN or winner is None:
         pass
-    elif closer is not None:
-        if termination is Termination.WRONG_CLAIM and actor != closer:
-            _wrong_claim(state, actor if actor is not None else winner, awarded)
-        elif winner == closer and termination is not Termination.WRONG_CLAIM:
-            went_out = state.score(closer) >= GOING_OUT
+    elif closer_side is not None:
+        if termination is Termination.WRONG_CLAIM and claimer != closer_side:
+            _wrong_claim(state, winner, awarded)
+        elif winner == closer_side and termination is not Termination.WRONG_CLAIM:
+            went_out = state.side_score(closer_side) >= GOING_OUT
             if termination is not Termination.LAST_TRICK or went_out:
                 termination = Termination.CLOSED
-                _award_frozen(state, closer, awarded)
+                awarded[closer_side] = _value_frozen(state, _loser(state, closer_side, True))
             else:
                 termination = Termination.CLOSE_FAILED
-                winner = _close_failed(state, closer, awarded)
+                winner = _close_failed(state, closer_side, best_opponent(state, closer_side))
         else:
+            if termination is Termination.LAST_TRICK:  # nobody went out
+                winner = best_opponent(state, closer_side)
             termination = Termination.CLOSE_FAILED
-            winner = _close_failed(state, closer, awarded)
+            winner = _close_failed(state, closer_side, winner)
     elif termination is Termination.WRONG_CLAIM:
-        _wrong_claim(state, actor if actor is not None else winner, awarded)
-    elif termination is Termination.LAST_TRICK and state.score(winner) < GOING_OUT:
-        awarded[winner] = 1
+        _wrong_claim(state, winner, awarded)
+    elif termination is Termination.LAST_TRICK and state.side_score(winner) < GOING_OUT:
+        if state.rules.played_out == "redeal":
+            termination, winner = Termination.VOID, None
+        else:
+            awarded[winner] = 1
     else:
-        awarded[winner] = _value_now(state, state.opponents(winner)[0])
+        awarded[winner] = _value_now(state, _loser(state, winner, False))
+    if termination is Termination.CLOSE_FAILED:
+        _penalise_close(state, closer_side, winner, awarded)
+    return DealResult(
+        state.deal_no,
+        state.dealer,
+        state.trump,
+        state.deal_seed,
+        state.commitment,
+        winner,
+        termination,
+        state.card_points,
+        tuple(state.score(s) for s in range(state.seats)),
+        state.tricks_won,
+        tuple(awarded),
+        closer,
+    )
+
+
+def judge_bid(state: State, termination: Termination) -> DealResult:
+    """The result of a four-hand deal (RULES.md section 3, four-hand bidding).
+
+    The bidding side scores its level if made, loses it if not; the defenders score nothing, or
+    with ``defenders_score`` one point per 33 they reached (at most 4).
+    """
+    awarded = [0, 0]
+    winner: int | None = None
+    if state.high_bid is not None and termination in (
+        Termination.BID_MADE,
+        Termination.BID_FAILED,
+    ):
+        bidder, level = state.high_bid
+        side = bidder % 2
+        made = termination is Termination.BID_MADE
+        awarded[side] = level if made else -level
+        winner = side if made else 1 - side
+        if state.rules.defenders_score:
+            awarded[1 - side] = min(4, state.side_score(1 - side) // HALF)
+    return _result(state, winner, termination, awarded, state.high_bid)
+
+
+def _result(
+    state: State,
+    winner: int | None,
+    termination: Termination,
+    awarded: list[int],
+    bid: tuple[int, int] | None = None,
+) -> DealResult:
     return DealResult(
         deal_no=state.deal_no,
         dealer=state.dealer,
@@ -71,50 +131,84 @@ def judge(state: State, winner: int, termination: Termination, actor: int | None
         winner=winner,
         termination=termination,
         card_points=state.card_points,
-        scores=tuple(state.score(s) for s in range(n)),
+        scores=tuple(state.score(s) for s in range(state.seats)),
         tricks=state.tricks_won,
         game_points=tuple(awarded),
-        closed_by=closer,
+        closed_by=state.closed_by,
+        bid=bid,
     )
 
 
-def _award_frozen(state: State, closer: int, awarded: list[int]) -> None:
-    awarded[closer] = _value_frozen(state, state.opponents(closer)[0])
+def best_opponent(state: State, side: int) -> int:
+    """The other side with the highest score now (the first of equals, in seat order)."""
+    others = [other for other in range(state.sides) if other != side]
+    return max(others, key=state.side_score)
 
 
-def _close_failed(state: State, closer: int, awarded: list[int]) -> int:
-    """Apply the ``close_fail`` penalty; return the deal's winner (the closer's opponent)."""
-    assert state.frozen is not None
+def _seat_counts(state: State, seat: int, frozen: bool) -> tuple[int, int, int]:
+    """``seat``'s card points (with the bonus), credited marriages and tricks, now or at
+    closing time."""
+    if frozen:
+        assert state.frozen is not None
+        return state.frozen[seat]
+    points = state.card_points[seat] + state.bonus[seat]
+    return points, state.marriage_points[seat], state.tricks_won[seat]
+
+
+def _counted(state: State, side: int, frozen: bool) -> tuple[int, int]:
+    """``side``'s points as counted against 33, and its tricks, now or at closing time."""
     rules = state.rules
-    opponent = state.opponents(closer)[0]
+    if rules.partners:
+        first, second = _seat_counts(state, side, frozen), _seat_counts(state, side + 2, frozen)
+        points, married, won = (a + b for a, b in zip(first, second, strict=True))
+    else:
+        points, married, won = _seat_counts(state, side, frozen)
+    return counted_score(rules, points, married), won
+
+
+def _loser(state: State, winner: int, frozen: bool) -> int:
+    """The opponent side whose points and tricks count against ``winner``."""
+    sides = state.rules.sides
+    if sides == 2:
+        return 1 - winner
+    others = [other for other in range(sides) if other != winner]
+    pick = max if state.rules.game_points_from == "best_opponent" else min
+    return pick(others, key=lambda other: _counted(state, other, frozen))
+
+
+def _close_failed(state: State, closer_side: int, winner: int) -> int:
+    """The deal's winner when the closer's side failed: the side that went out, else the best
+    opponent."""
+    return winner if winner != closer_side else best_opponent(state, closer_side)
+
+
+def _penalise_close(
+    state: State, closer_side: int | None, winner: int | None, awarded: list[int]
+) -> None:
+    """Apply the ``close_fail`` penalty for the closer's side against ``winner``."""
+    assert closer_side is not None and winner is not None and state.frozen is not None
+    rules = state.rules
     if rules.close_fail == "opponent_2_or_3":
-        awarded[opponent] = 3 if state.frozen[opponent][2] == 0 else 2
+        awarded[winner] = 3 if _counted(state, winner, True)[1] == 0 else 2
     elif rules.close_fail == "closer_minus_3":
-        awarded[closer] = -3
+        awarded[closer_side] = -3
     else:
-        awarded[opponent] = max(2, _value_frozen(state, opponent))
-    return opponent
+        awarded[winner] = max(2, _value_frozen(state, winner))
 
 
-def _wrong_claim(state: State, claimer: int, awarded: list[int]) -> None:
-    rules = state.rules
-    opponent = state.opponents(claimer)[0]
-    if rules.wrong_claim == "opponent_2_or_3":
-        awarded[opponent] = 3 if state.tricks_won[opponent] == 0 else 2
+def _wrong_claim(state: State, winner: int, awarded: list[int]) -> None:
+    """A wrong claim: ``winner`` (the side the claimer lost to) scores per ``wrong_claim``."""
+    if state.rules.wrong_claim == "opponent_2_or_3":
+        awarded[winner] = 3 if state.side_tricks(winner) == 0 else 2
     else:
-        awarded[opponent] = _value_now(state, opponent)
+        awarded[winner] = _value_now(state, winner)
 
 
 def _value_now(state: State, loser: int) -> int:
-    """What beating ``loser`` is worth with the points and tricks it has now."""
-    points = counted_score(
-        state.rules, state.card_points[loser] + state.bonus[loser], state.marriage_points[loser]
-    )
-    return deal_value(state.rules, points, state.tricks_won[loser])
+    """What beating side ``loser`` is worth with the points and tricks it has now."""
+    return deal_value(state.rules, *_counted(state, loser, False))
 
 
 def _value_frozen(state: State, loser: int) -> int:
-    """What beating ``loser`` is worth with the points and tricks it had when the stock closed."""
-    assert state.frozen is not None
-    card_points, marriages, tricks = state.frozen[loser]
-    return deal_value(state.rules, counted_score(state.rules, card_points, marriages), tricks)
+    """What beating side ``loser`` is worth with the points and tricks it had at closing."""
+    return deal_value(state.rules, *_counted(state, loser, True))

@@ -31,26 +31,63 @@ class Termination(StrEnum):
     """The player who closed the stock went out."""
     CLOSE_FAILED = "close_failed"
     """The player who closed the stock did not reach 66."""
+    VOID = "void"
+    """All cards were played and nobody reached 66 (``played_out="redeal"``): nobody scores."""
+    ALL_PASSED = "all_passed"
+    """Everyone passed in the bidding (four-hand): nobody scores, the deal is dealt again."""
+    BID_MADE = "bid_made"
+    """The bidding side reached its level (four-hand)."""
+    BID_FAILED = "bid_failed"
+    """The bidding side did not reach its level (four-hand)."""
     RESIGN = "resign"
     """A player resigned the match."""
 
 
 @dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished deal or match came out: the winning side (None: nobody) and how.
+
+    For a match, ``termination`` is how its last deal ended (``resign`` for a resigned match).
+
+    >>> Outcome(winner=1, termination=Termination.CLOSED).to_json()
+    {'winner': 1, 'termination': 'closed'}
+    """
+
+    winner: int | None
+    termination: Termination
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"winner": self.winner, "termination": self.termination.value}
+
+
+@dataclass(frozen=True, slots=True)
 class DealResult:
-    """The outcome of one deal."""
+    """The outcome of one deal.
+
+    ``winner`` and ``game_points`` are per side (a side is a seat except with ``partners``);
+    ``winner`` is None for a void deal. ``card_points``, ``scores`` and ``tricks`` are per seat.
+    ``bid`` is the winning bid ``(seat, level)`` of a four-hand deal.
+    """
 
     deal_no: int
     dealer: int
     trump: str
     seed: str
     commitment: str
-    winner: int
+    winner: int | None
     termination: Termination
     card_points: tuple[int, ...]
     scores: tuple[int, ...]
     tricks: tuple[int, ...]
     game_points: tuple[int, ...]
     closed_by: int | None
+    bid: tuple[int, int] | None = None
+
+    @property
+    def outcome(self) -> Outcome:
+        """The deal's :class:`Outcome`."""
+        return Outcome(self.winner, self.termination)
 
     def to_json(self, reveal_seed: bool = True) -> dict[str, Any]:
         """JSON form; the seed is left out unless ``reveal_seed`` (it is secret until match end)."""
@@ -67,6 +104,8 @@ class DealResult:
             "game_points": list(self.game_points),
             "closed_by": self.closed_by,
         }
+        if self.bid is not None:
+            data["bid"] = {"seat": self.bid[0], "level": self.bid[1]}
         if reveal_seed:
             data["seed"] = self.seed
         return data
@@ -79,17 +118,24 @@ class State:
 
     * match: ``rules``, ``seed`` (the match seed), ``game_points``, ``deal_results``,
       ``match_over``, ``match_winner``, ``continues`` (a match deals on; a lone deal from
-      ``new_deal`` stops after one);
+      ``new_deal`` stops after one), ``decks`` (explicit deck orders for the match's first
+      deals; later deals come from the seed); :attr:`outcome` once it is over;
     * deal: ``deal_no``, ``deal_seed``, ``commitment``, ``dealer``, ``deal_over``;
     * cards: ``hands`` (per seat), ``stock`` (top first; while ``trump_under`` its last card is
-      the turned trump card), ``trump`` (suit), ``trump_card``, ``trump_under``;
+      the turned trump card), ``aside`` (cards out of this deal, unseen), ``trump`` (suit; ``""``
+      until the first card is led in four-hand), ``trump_card`` (the turned card, or the dealer's
+      last card in three-hand, None in four-hand), ``trump_under``;
+    * bidding (four-hand): ``bidding`` (the auction is on), ``bids`` (``(seat, level)``, level 0
+      for a pass), ``high_bid`` (``(seat, level)`` or None), ``sitting_out`` (the lone bidder's
+      partner in a Luna);
     * closing: ``closed_by``, ``frozen`` (per seat (card points, marriages, tricks) at closing);
     * play: ``to_move``, ``trick`` (``(seat, card)`` pairs), ``history`` (the deal's completed
       tricks with their winners; ``last_trick``, ``last_winner`` and ``won`` derive from it);
-    * score: ``card_points``, ``tricks_won``, ``marriage_points``
-      (credited), ``pending`` (declared, not yet credited), ``marriages`` (``(seat, suit,
-      points)``), ``shown`` (``(seat, card)`` known to be in a hand: a marriage partner or the
-      card taken by an exchange), ``bonus`` (last trick).
+    * score (per seat; ``game_points`` per side): ``card_points``, ``tricks_won``,
+      ``marriage_points`` (credited), ``pending`` (declared, not yet credited), ``marriages``
+      (``(seat, suit, points)``), ``shown`` (``(seat, card)`` known to be in a hand: a marriage
+      partner, the card taken by an exchange, the three-hand dealer's trump card), ``bonus``
+      (last trick).
     """
 
     rules: Rules
@@ -100,8 +146,9 @@ class State:
     dealer: int
     hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...]
+    aside: tuple[Card, ...]
     trump: str
-    trump_card: Card
+    trump_card: Card | None
     trump_under: bool
     closed_by: int | None
     frozen: tuple[tuple[int, int, int], ...] | None
@@ -115,12 +162,17 @@ class State:
     marriages: tuple[tuple[int, str, int], ...]
     shown: tuple[tuple[int, Card], ...]
     bonus: tuple[int, ...]
+    bidding: bool
+    bids: tuple[tuple[int, int], ...]
+    high_bid: tuple[int, int] | None
+    sitting_out: int | None
     game_points: tuple[int, ...]
     deal_results: tuple[DealResult, ...]
     deal_over: bool
     match_over: bool
     match_winner: int | None
     continues: bool
+    decks: tuple[tuple[Card, ...], ...]
 
     def __init__(self, **fields: Any) -> None:
         self.__dict__.update(fields)
@@ -151,6 +203,19 @@ class State:
         )
 
     @property
+    def outcome(self) -> Outcome | None:
+        """The match's :class:`Outcome` once it is over (a lone deal's once that deal is over).
+
+        None while play goes on.
+        """
+        if not self.deal_over or not self.deal_results:
+            return None
+        last = self.deal_results[-1]
+        if self.match_over:
+            return Outcome(self.match_winner, last.termination)
+        return last.outcome
+
+    @property
     def seats(self) -> int:
         """The number of seats."""
         return self.rules.players
@@ -178,9 +243,28 @@ class State:
         """Card points won plus credited marriages plus the last-trick bonus of ``seat``."""
         return self.card_points[seat] + self.marriage_points[seat] + self.bonus[seat]
 
+    @property
+    def sides(self) -> int:
+        """The number of sides (two with partners, else one per seat)."""
+        return self.rules.sides
+
     def side_of(self, seat: int) -> int:
-        """The side ``seat`` plays for (its own in every two-player preset)."""
-        return seat
+        """The side ``seat`` plays for: ``seat % 2`` with partners, else the seat itself."""
+        return seat % 2 if self.rules.partners else seat
+
+    def members(self, side: int) -> tuple[int, ...]:
+        """The seats of ``side``."""
+        return (side, side + 2) if self.rules.partners else (side,)
+
+    def side_score(self, side: int) -> int:
+        """The :meth:`score` of ``side``: its seats' scores together."""
+        if not self.rules.partners:
+            return self.card_points[side] + self.marriage_points[side] + self.bonus[side]
+        return self.score(side) + self.score(side + 2)
+
+    def side_tricks(self, side: int) -> int:
+        """Tricks won by ``side``."""
+        return sum(self.tricks_won[seat] for seat in self.members(side))
 
     def opponents(self, seat: int) -> tuple[int, ...]:
         """The seats playing against ``seat``."""

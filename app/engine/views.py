@@ -1,19 +1,103 @@
 """What one seat (or a spectator) may see: ``view`` (RULES.md section 4).
 
-The view is built only from public fields and the viewer's own hand, so no other hand and no
-stock card can get into it.
+The view is built only from public fields and the viewer's own hand, so no other hand (a
+partner's included), no stock card and no card set aside can get into it. :class:`View`
+declares its shape.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from .play import legal_actions
 from .state import State
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
-    """The JSON-ready picture of ``state`` for ``seat`` (``None``: a spectator).
+class SeatCard(TypedDict):
+    """A card and the seat it belongs to (played, shown)."""
+
+    seat: int
+    card: str
+
+
+class Trick(TypedDict):
+    """A completed trick: its cards in play order and its winner."""
+
+    winner: int
+    cards: list[SeatCard]
+
+
+class Marriage(TypedDict):
+    """A declared marriage."""
+
+    seat: int
+    suit: str
+    points: int
+
+
+class Bid(TypedDict):
+    """One call of the four-hand auction; ``level`` is None for a pass."""
+
+    seat: int
+    level: int | None
+
+
+class HighBid(TypedDict):
+    """The bid that stands: who holds it, at which level."""
+
+    seat: int
+    level: int
+
+
+class View(TypedDict):
+    """The JSON-ready picture of a table for one seat or a spectator (see :func:`view`)."""
+
+    variant: str
+    rules: dict[str, Any]
+    seat: int | None
+    seats: int
+    sides: list[int]
+    """The side of each seat."""
+    to_move: int | None
+    hand: list[str]
+    hand_counts: list[int]
+    trump: str | None
+    """The trump suit, None until it is named (four-hand)."""
+    trump_card: str | None
+    """The turned trump card while it lies under the stock."""
+    stock: int
+    aside: int
+    """How many cards are out of this deal, unseen."""
+    closed: bool
+    closed_by: int | None
+    trick: list[SeatCard]
+    last_trick: Trick | None
+    tricks: list[Trick]
+    tricks_won: list[int]
+    scores: list[int] | None
+    """Per seat; None for everyone in manual claim mode."""
+    pending_marriages: list[int]
+    marriages: list[Marriage]
+    shown: list[SeatCard]
+    game_points: list[int]
+    """Per side."""
+    dealer: int
+    deal_no: int
+    bidding: bool
+    bids: list[Bid]
+    high_bid: HighBid | None
+    sitting_out: int | None
+    deal_over: bool
+    match_over: bool
+    match_winner: int | None
+    """The winning side."""
+    deal_results: list[dict[str, Any]]
+    commitment: str
+    legal: list[dict[str, Any]]
+
+
+def view(state: State, seat: int | None) -> View:
+    """The picture of ``state`` for ``seat`` (``None``: a spectator).
 
     Holds the viewer's own hand, counts of the others', every public fact, and ``legal``: the
     viewer's legal actions (empty when it is not the viewer's move). In manual claim mode
@@ -23,22 +107,26 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
         raise ValueError(f"no seat {seat!r} at this table")
     manual = state.rules.claim == "manual"
-    tricks = [
+    tricks: list[Trick] = [
         {"winner": winner, "cards": [{"seat": s, "card": c.code} for s, c in trick]}
         for trick, winner in state.history
     ]
     over = state.match_over
+    high = state.high_bid
+    turned = state.trump_card if state.trump_under else None
     return {
         "variant": state.rules.variant,
         "rules": state.rules.options(),
         "seat": seat,
         "seats": n,
+        "sides": [state.side_of(s) for s in range(n)],
         "to_move": state.to_move,
         "hand": [c.code for c in state.hands[seat]] if seat is not None else [],
         "hand_counts": [len(hand) for hand in state.hands],
-        "trump": state.trump,
-        "trump_card": state.trump_card.code if state.trump_under else None,
+        "trump": state.trump or None,
+        "trump_card": turned.code if turned is not None else None,
         "stock": len(state.stock),
+        "aside": len(state.aside),
         "closed": state.closed_by is not None,
         "closed_by": state.closed_by,
         "trick": [{"seat": s, "card": c.code} for s, c in state.trick],
@@ -52,6 +140,10 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "game_points": list(state.game_points),
         "dealer": state.dealer,
         "deal_no": state.deal_no,
+        "bidding": state.bidding,
+        "bids": [{"seat": s, "level": level or None} for s, level in state.bids],
+        "high_bid": {"seat": high[0], "level": high[1]} if high is not None else None,
+        "sitting_out": state.sitting_out,
         "deal_over": state.deal_over,
         "match_over": over,
         "match_winner": state.match_winner,

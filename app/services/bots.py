@@ -134,7 +134,7 @@ class BotSeats:
         player_id = authority.seats[seat].player_id
         level = bot_level(player_id)
         assert level is not None
-        seen = view(authority.state, seat)
+        seen = dict(view(authority.state, seat))  # the declared View, as the plain dict bots read
         action = await self.decide(seen, level, authority.table_id)
         try:
             await authority.act(player_id, version, action)

@@ -14,9 +14,16 @@ def rules_for_table(variant: str, options: dict[str, Any]) -> Rules:
         known = ", ".join(PRESETS)
         raise Invalid("unknown_variant", f"Unknown variant {variant!r}; known: {known}.")
     try:
-        return preset(variant, **options)
+        rules = preset(variant, **options)
     except (ValueError, TypeError) as exc:
         raise Invalid("bad_options", f"options: {exc}") from None
+    if rules.players != 2:
+        raise Invalid(
+            "unsupported_variant",
+            f"Tables for {rules.players} players ({variant}) are not served yet; "
+            "this server seats two players a table.",
+        )
+    return rules
 
 
 def stored_rules(variant: str, options: dict[str, Any]) -> Rules:

@@ -55,6 +55,22 @@ async def test_creating_a_table_seats_the_creator(api: Api) -> None:
     assert table["invite_code"] and table["invite_code"] in table["invite_url"]
 
 
+async def test_tables_for_more_than_two_players_are_refused_with_a_reason(api: Api) -> None:
+    token = (await api.player())["token"]
+    for variant, options in [
+        ("three-hand", {}),
+        ("four-hand", {}),
+        ("german-48", {}),
+        ("german-32", {"players": 3}),
+    ]:
+        body = {"variant": variant, "options": options}
+        answer = await api.call("POST", "/api/tables", token, json=body, status=422)
+        assert_error(answer, "unsupported_variant")
+        assert "two players" in answer["error"]["message"]
+    table = await api.table(token, variant="german-32", options={"players": 2})
+    assert table["status"] == "open"
+
+
 async def test_unknown_variants_and_options_are_422_naming_them(api: Api) -> None:
     token = (await api.player())["token"]
     body = await api.call("POST", "/api/tables", token, json={"variant": "poker"}, status=422)

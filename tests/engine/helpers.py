@@ -2,48 +2,38 @@
 
 from __future__ import annotations
 
-from app.engine import Action, State, apply, full_deck, new_deal, parse_card, preset
+from app.engine import Action, State, apply, deck_for, new_deal, preset
 from app.engine.events import Event
 
 
 def arrange(
     hands: dict[int, str],
-    turned: str,
+    turned: str | None = None,
     stock: str = "",
     dealer: int = 0,
     variant: str = "sixty-six",
-    game_points: tuple[int, int] | None = None,
+    game_points: tuple[int, ...] | None = None,
     **options: object,
 ) -> State:
-    """A two-player deal with these hands (seat -> "AS TS ..."), turned trump card and stock top.
+    """A deal with these hands (seat -> "AS TS ..."), turned trump card and stock top.
 
-    Cards not named go to the rest of the stock in deck order. The deck order is built by the
-    convention of RULES.md section 8, so this also exercises dealing.
+    Cards not named fill the other hands and the stock in deck order (``deck_for``). The deck
+    order is dealt by the convention of RULES.md section 8, so this also exercises dealing.
     """
     rules = preset(variant, **options)
-    cards = {seat: [parse_card(c) for c in codes.split()] for seat, codes in hands.items()}
-    top = [parse_card(c) for c in stock.split()]
-    trump = parse_card(turned)
-    used = [c for hand in cards.values() for c in hand] + top + [trump]
-    assert len(set(used)) == len(used), "a card is named twice"
-    rest = [c for c in full_deck(rules.deck) if c not in used]
-    pile = top + rest
-    nondealer = 1 - dealer
-    h = {s: list(c) for s, c in cards.items()}
-    if rules.deal_order == "schnapsen":
-        order = [*h[nondealer][:3], *h[dealer][:3], trump, *h[nondealer][3:], *h[dealer][3:]]
-    else:
-        order = [*h[nondealer][:3], *h[dealer][:3], *h[nondealer][3:], *h[dealer][3:], trump]
-    state = new_deal(rules, deck=order + pile, dealer=dealer, game_points=game_points)
-    for seat, hand in cards.items():
-        assert list(state.hands[seat]) == hand, "hands were not dealt as arranged"
+    deck = deck_for(rules, hands, trump=turned, stock=stock, dealer=dealer)
+    state = new_deal(rules, deck=deck, dealer=dealer, game_points=game_points)
+    for seat, hand in hands.items():
+        assert [c.code for c in state.hands[seat]] == hand.split(), "not dealt as arranged"
     return state
 
 
 def move(token: str) -> Action:
-    """``"KH"`` plays a card, ``"KH*"`` plays it declaring the marriage, else an action type."""
-    if token in ("exchange", "close", "claim", "resign"):
+    """``"KH"`` plays a card, ``"KH*"`` declares its marriage, ``"bid2"`` bids 2, else a type."""
+    if token in ("exchange", "close", "claim", "resign", "pass"):
         return Action.simple(token)
+    if token.startswith("bid"):
+        return Action.bid(int(token[3:]))
     return Action.play(token.rstrip("*"), marriage=token.endswith("*"))
 
 
@@ -63,6 +53,8 @@ def codes(actions: list[Action]) -> list[str]:
         if action.type == "play":
             assert action.card is not None
             out.append(action.card.code + ("*" if action.marriage else ""))
+        elif action.type == "bid":
+            out.append(f"bid{action.level}")
         else:
             out.append(action.type)
     return out

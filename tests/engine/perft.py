@@ -1,4 +1,4 @@
-"""Perft for Sixty-Six: the number of distinct legal action sequences from a position.
+"""Perft for every preset: the number of distinct legal action sequences from a position.
 
 Like perft in chess, fixed counts from fixed seeds catch any change in what is legal. Regenerate
 ``perft.json`` with ``python -m tests.engine.perft`` only when a rule change is intended.
@@ -19,6 +19,13 @@ CASES = [
     ("schnapsen", {}, "perft-1", 5),
     ("schnapsen", {"strict": "follow"}, "perft-2", 5),
     ("german-32", {}, "perft-1", 4),
+    ("german-32", {"players": 3}, "perft-1", 4),
+    ("three-hand", {}, "perft-1", 5),
+    ("three-hand", {"played_out": "last_trick"}, "perft-2", 5),
+    ("four-hand", {}, "perft-1", 7),
+    ("four-hand", {"luna": "sixty_six"}, "perft-2", 7),
+    ("german-48", {}, "perft-1", 4),
+    ("german-48", {"partners": True}, "perft-2", 4),
 ]
 
 

@@ -8,6 +8,18 @@ from collections.abc import Iterator
 from app.engine import Action, State, apply, legal_actions
 from app.engine.events import Event
 
+PASS = Action.simple("pass")
+
+
+def random_action(state: State, rng: random.Random) -> Action:
+    """A random legal action. In a four-hand auction: the first caller mostly bids 1 and the
+    others mostly pass, with any legal call now and then, so that random matches end (random
+    bids climb to levels that fail, and a side's failed bids are taken off its game points)."""
+    actions = legal_actions(state)
+    if state.bidding and rng.random() > 0.05:
+        return actions[0] if state.high_bid is None and rng.random() < 0.7 else PASS
+    return rng.choice(actions)
+
 
 def random_playthrough(
     state: State, rng: random.Random, resign_chance: float = 0.0
@@ -20,7 +32,7 @@ def random_playthrough(
             action = Action.simple("resign")
             seat = rng.randrange(state.seats)
         else:
-            action = rng.choice(legal_actions(state))
+            action = random_action(state, rng)
         after, events = apply(state, action, seat)
         yield state, action, seat, after, events
         state = after

@@ -47,7 +47,12 @@ def _deal_started(v: dict[str, Any], e: dict[str, Any]) -> None:
         scores=None if manual else [0] * n,
         pending_marriages=[0] * n,
         marriages=[],
-        shown=[],
+        shown=list(e.get("shown", [])),
+        aside=e.get("aside", 0),
+        bidding=e.get("bidding", False),
+        bids=[],
+        high_bid=None,
+        sitting_out=None,
         deal_over=False,
     )
 
@@ -133,6 +138,24 @@ def _match_over(v: dict[str, Any], e: dict[str, Any]) -> None:
         result["seed"] = seed
 
 
+def _trump_named(v: dict[str, Any], e: dict[str, Any]) -> None:
+    v["trump"] = e["trump"]
+
+
+def _bid(v: dict[str, Any], e: dict[str, Any]) -> None:
+    v["bids"].append({"seat": e["seat"], "level": e["level"]})
+    v["high_bid"] = {"seat": e["seat"], "level": e["level"]}
+
+
+def _passed(v: dict[str, Any], e: dict[str, Any]) -> None:
+    v["bids"].append({"seat": e["seat"], "level": None})
+
+
+def _bidding_over(v: dict[str, Any], e: dict[str, Any]) -> None:
+    v["bidding"] = False
+    v["sitting_out"] = e["sitting_out"]
+
+
 def _nothing(v: dict[str, Any], e: dict[str, Any]) -> None:
     pass
 
@@ -148,6 +171,10 @@ _HANDLERS = {
     "exchange": _exchange,
     "closed": _closed,
     "last_trick_bonus": _set_score,
+    "trump_named": _trump_named,
+    "bid": _bid,
+    "passed": _passed,
+    "bidding_over": _bidding_over,
     "claim": _nothing,
     "resigned": _nothing,
     "deal_over": _deal_over,

@@ -42,7 +42,14 @@ def test_trick_order_trump_beats_plain_and_other_suit_never_wins():
 
 
 def test_presets_and_overrides():
-    assert set(PRESETS) == {"sixty-six", "schnapsen", "german-32"}
+    assert set(PRESETS) == {
+        "sixty-six",
+        "schnapsen",
+        "german-32",
+        "three-hand",
+        "four-hand",
+        "german-48",
+    }
     six = preset("sixty-six")
     assert (six.deck, six.hand_size, six.target, six.last_trick_bonus) == (24, 6, 7, 10)
     schnapsen = preset("schnapsen")
@@ -137,3 +144,27 @@ def test_malformed_actions_are_rejected(obj):
 
 def test_all_suits_present():
     assert SUITS == ("C", "D", "H", "S")
+
+
+@pytest.mark.parametrize(
+    ("name", "overrides", "words"),
+    [
+        ("sixty-six", {"players": 3}, "option players must be 2 in sixty-six"),
+        ("schnapsen", {"partners": True}, "option partners cannot be changed"),
+        ("sixty-six", {"game_points_from": "lowest_opponent"}, "option game_points_from"),
+        ("german-32", {"luna": "sixty_six"}, "option luna"),
+        ("sixty-six", {"bidding": True}, "option bidding"),
+        ("german-48", {"trump_from": "dealer_last"}, "option trump_from"),
+    ],
+)
+def test_options_that_make_no_sense_for_a_preset_are_refused_by_name(name, overrides, words):
+    with pytest.raises(ValueError, match=words):
+        preset(name, **overrides)
+
+
+def test_restating_a_presets_own_values_is_allowed():
+    for name in PRESETS:
+        rules = preset(name)
+        assert preset(name, **rules.options()) == rules
+    three = preset("german-32", players=3)
+    assert preset("german-32", **three.options()) == three

@@ -24,3 +24,19 @@ def test_perft_two_by_hand_in_the_open_phase():
         else:
             total += 6  # open phase: every one of the follower's 6 cards may follow
     assert perft(state, 2) == total
+
+
+def test_four_hand_perft_two_by_hand_in_the_bidding():
+    """Depth 2 from a fresh four-hand deal: after a bid of n the next seat has the 5 - n higher
+    bids and a pass; after a Luna (5) the bidder leads one of its 6 cards or a marriage; after a
+    pass the next seat has all six calls."""
+    state = new_deal(preset("four-hand"), seed="perft-1", dealer=0)
+    hand = state.hands[1]
+    marriages = sum(
+        1
+        for c in hand
+        if c.rank in "KQ"
+        and any(o.suit == c.suit and o.rank in "KQ" and o.rank != c.rank for o in hand)
+    )
+    expected = sum(5 - n + 1 for n in range(1, 5)) + (6 + marriages) + 6
+    assert perft(state, 2) == expected

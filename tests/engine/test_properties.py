@@ -1,8 +1,9 @@
-"""Property tests over many random seeded deals with random legal play (hypothesis).
+"""Property tests of the two-player presets over random seeded matches (hypothesis).
 
-Each example plays a whole match of a random preset with random house rules, checking at every
-step: cards conserved, 120 card points in all, legal actions apply, every other action is
-refused without changing the state, and the strict-phase duty matches an independent oracle.
+Each example plays a whole match of a random two-player preset with random house rules, checking
+at every step: cards conserved, 120 card points in all, legal actions apply, every other action
+is refused without changing the state, and the strict-phase duty matches an independent oracle.
+``test_table_properties`` checks every preset and seat count, replays included.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ house_rules = st.fixed_dictionaries(
     },
 )
 
+TWO_PLAYER = tuple(name for name in PRESETS if preset(name).players == 2)
+
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -74,7 +77,7 @@ def strict_oracle(state: State) -> set[str]:
 
 
 @SETTINGS
-@given(variant=st.sampled_from(PRESETS), options=house_rules, seed=st.integers(0, 10**9))
+@given(variant=st.sampled_from(TWO_PLAYER), options=house_rules, seed=st.integers(0, 10**9))
 def test_random_matches_keep_every_invariant(variant, options, seed):
     rules = preset(variant, **options)
     state = new_match(rules, seed=str(seed))
@@ -99,7 +102,7 @@ def test_random_matches_keep_every_invariant(variant, options, seed):
 
 
 @SETTINGS
-@given(variant=st.sampled_from(PRESETS), options=house_rules, seed=st.integers(0, 10**9))
+@given(variant=st.sampled_from(TWO_PLAYER), options=house_rules, seed=st.integers(0, 10**9))
 def test_legal_actions_apply_and_all_others_are_refused_without_change(variant, options, seed):
     state = new_match(preset(variant, **options), seed=str(seed))
     rng = random.Random(seed)
@@ -131,24 +134,7 @@ def test_legal_actions_apply_and_all_others_are_refused_without_change(variant, 
 
 
 @SETTINGS
-@given(variant=st.sampled_from(PRESETS), options=house_rules, seed=st.integers(0, 10**9))
-def test_replaying_the_same_seed_and_actions_gives_the_same_states(variant, options, seed):
-    rules = preset(variant, **options)
-    first = []
-    for _, action, seat, after, _ in random_playthrough(
-        new_match(rules, str(seed)), random.Random(seed)
-    ):
-        first.append((action, seat, after))
-        if after.deal_no > 4:
-            break
-    state = new_match(rules, str(seed))
-    for action, seat, expected in first:
-        state, _ = apply(state, action, seat)
-        assert state == expected
-
-
-@SETTINGS
-@given(variant=st.sampled_from(PRESETS), options=house_rules, seed=st.integers(0, 10**9))
+@given(variant=st.sampled_from(TWO_PLAYER), options=house_rules, seed=st.integers(0, 10**9))
 def test_game_points_follow_the_rules_text(variant, options, seed):
     """Re-derive each deal's game points from its result, straight from RULES.md 2.11."""
     rules = preset(variant, **options)

@@ -7,10 +7,11 @@ receives holds a card that viewer may not know, and folding the events into the 
 
 import json
 import random
+from collections import Counter
 
 import pytest
 
-from app.engine import PRESETS, State, new_match, preset, view
+from app.engine import PRESETS, State, new_match, parse_card, preset, view
 
 from .playing import random_playthrough
 from .reducer import fold
@@ -35,19 +36,24 @@ def card_strings(data: object) -> set[str]:
 def hidden_from(state: State, viewer: int | None) -> set[str]:
     """Cards ``viewer`` may not know: other hands and the stock, less what is public."""
     cards = {c.code for s, hand in enumerate(state.hands) if s != viewer for c in hand}
-    cards |= {c.code for c in state.stock}
+    cards |= {c.code for c in state.stock} | {c.code for c in state.aside}
     cards -= {c.code for _, c in state.shown}
-    cards.discard(state.trump_card.code)  # turned face up, so everyone knows where it went
+    if state.trump_card is not None:
+        cards.discard(state.trump_card.code)  # turned face up, so everyone knows where it went
+    if state.rules.deck == 48:
+        # Two copies of each card: a code is secret only while no copy of it is known to the
+        # viewer (in its hand or played); the other test below counts copies exactly.
+        cards -= {c.code for c in state.hands[viewer]} if viewer is not None else set()
+        cards -= {c.code for trick, _ in state.history for _, c in trick}
+        cards -= {c.code for _, c in state.trick}
     return cards
-
-
-VIEWERS = [0, 1, None]
 
 
 def check_match(variant: str, seed: int, **options: object) -> int:
     state = new_match(preset(variant, **options), seed=f"leak-{seed}")
     rng = random.Random(seed)
-    folded = {viewer: view(state, viewer) for viewer in VIEWERS}
+    viewers: list[int | None] = [*range(state.seats), None]
+    folded = {viewer: view(state, viewer) for viewer in viewers}
     steps = 0
     for before, action, _seat, after, events in random_playthrough(state, rng, 0.002):
         steps += 1
@@ -55,7 +61,7 @@ def check_match(variant: str, seed: int, **options: object) -> int:
         played = {action.card.code} if action.card else set()
         played |= {e.data["shown"] for e in events if e.type == "marriage_declared"}
         new_deal_at = next((i for i, e in enumerate(events) if e.type == "deal_started"), None)
-        for viewer in VIEWERS:
+        for viewer in viewers:
             fresh = view(after, viewer)
             assert not card_strings(fresh) & hidden_from(after, viewer), (viewer, fresh)
             if viewer is not None:
@@ -87,10 +93,35 @@ def check_match(variant: str, seed: int, **options: object) -> int:
     return steps
 
 
-@pytest.mark.parametrize("variant", PRESETS)
-def test_views_and_events_never_show_a_hidden_card(variant):
-    steps = sum(check_match(variant, seed) for seed in range(60))
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [(name, {}) for name in PRESETS]
+    + [("german-32", {"players": 3}), ("german-48", {"partners": True})],
+)
+def test_views_and_events_never_show_a_hidden_card(variant, options):
+    """Every seat, a partner's hand included, and a spectator, for every preset and seat count."""
+    seeds = 60 if preset(variant, **options).players == 2 else 20
+    steps = sum(check_match(variant, seed, **options) for seed in range(seeds))
     assert steps > 1000
+
+
+def test_a_48_card_view_holds_each_copy_only_where_the_viewer_may_know_it():
+    """With two copies of each card, count copies: the viewer's hand plus the cards played
+    (on the table and in tricks) are exactly the copies its view holds."""
+    for seed in range(10):
+        state = new_match(preset("german-48"), seed=f"copies-{seed}")
+        for _, _, _, after, _ in random_playthrough(state, random.Random(seed)):
+            for viewer in range(after.seats):
+                seen = view(after, viewer)
+                known = Counter(c for c in after.hands[viewer])
+                known += Counter(c for _, c in after.trick)
+                known += Counter(c for trick, _ in after.history for _, c in trick)
+                listed = Counter(parse_card(c) for c in seen["hand"])
+                listed += Counter(parse_card(e["card"]) for e in seen["trick"])
+                listed += Counter(parse_card(e["card"]) for t in seen["tricks"] for e in t["cards"])
+                assert listed == known
+                shown = Counter(parse_card(e["card"]) for e in seen["shown"])
+                assert not shown - Counter(c for hand in after.hands for c in hand)
 
 
 @pytest.mark.parametrize(
