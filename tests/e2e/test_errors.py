@@ -23,6 +23,7 @@ RAISED = re.compile(
 RESPONSE = re.compile(rf"error_response\(\s*\d+,\s*\"{CODE}\"")
 ASSIGNED = re.compile(rf"\bcode = \"{CODE}\"(?: if .* else \"{CODE}\")?")
 HTTP_CODE = re.compile(rf"^\s+\d{{3}}: \"{CODE}\",$", re.M)
+ENUM_MEMBER = re.compile(rf"^\s+[A-Z_]+ = \"{CODE}\"$", re.M)  # app.engine.Illegal
 
 
 def codes_in_the_code() -> set[str]:
@@ -33,6 +34,7 @@ def codes_in_the_code() -> set[str]:
         found |= set(RAISED.findall(text)) | set(RESPONSE.findall(text))
         found |= {c for pair in ASSIGNED.findall(text) for c in pair if c}
         found |= set(HTTP_CODE.findall(text)) if path.name == "errors.py" else set()
+        found |= set(ENUM_MEMBER.findall(text)) if path.name == "errors.py" else set()
     return found
 
 

@@ -117,8 +117,9 @@ def test_the_page_s_dealing_is_the_engine_s() -> None:
         for _ in range(50):
             seed, dealer = rng.randbytes(8).hex(), rng.randrange(2)
             order = doc_shuffle(rules.deck, seed)
-            hands, turned, _ = deal_cards(rules, shuffled_deck(rules.deck, seed), dealer)
+            deal = deal_cards(rules, shuffled_deck(rules.deck, seed), dealer)
+            assert deal.turned is not None
             assert doc_table(order, dealer, schnapsen) == (
-                [[c.code for c in hand] for hand in hands],
-                turned.code,
+                [[c.code for c in hand] for hand in deal.hands],
+                deal.turned.code,
             )
