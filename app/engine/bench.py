@@ -3,9 +3,9 @@
 Run ``python -m app.engine.bench``. It plays seeded deals with uniformly random legal actions
 through ``legal_actions``/``apply`` on one core and prints deals per second for every preset and
 seat count, in this process's CPU time (the same as wall time on an idle machine, and steadier
-than it on a busy one). Beside the two-player figures it prints a bare pure-Python playout loop (plain
-integers and lists, no checks, no immutable states, no events: the limit a pure engine can
-approach) and the engine's share of it. The bots' batched playout path has its own figures in
+than it on a busy one). Beside the two-player figures it prints a bare pure-Python playout loop
+(plain integers and lists, no checks, no immutable states, no events: the limit a pure engine
+can approach) and the engine's share of it. The bots' batched playout path has its own figures in
 ``benchmarks/engine_speed.py``.
 """
 
