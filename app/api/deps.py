@@ -8,6 +8,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.services import Services
+from app.services.accounts import AccountService
 from app.services.errors import Unauthorized
 from app.services.history import HistoryService
 from app.services.tables import TableService
@@ -30,6 +31,11 @@ def get_tables(request: Request) -> TableService:
 def get_history(request: Request) -> HistoryService:
     """Match history queries."""
     return get_services(request).history
+
+
+def get_accounts(request: Request) -> AccountService:
+    """Accounts: upgrade, sign in and out, rename, delete."""
+    return get_services(request).accounts
 
 
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -58,5 +64,6 @@ OPTIONAL_TOKEN: dict[str, Any] = {"security": [{}]}
 ServicesDep = Annotated[Services, Depends(get_services)]
 TablesDep = Annotated[TableService, Depends(get_tables)]
 HistoryDep = Annotated[HistoryService, Depends(get_history)]
+AccountsDep = Annotated[AccountService, Depends(get_accounts)]
 PlayerDep = Annotated[Player, Depends(current_player)]
 MaybePlayerDep = Annotated[Player | None, Depends(optional_player)]

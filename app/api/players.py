@@ -1,12 +1,19 @@
-"""``/api/players``: guest identities."""
+"""``/api/players``: guests, and the player behind a token (rename, delete)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
-from app.api.deps import PlayerDep, TablesDep
+from app.api.deps import AccountsDep, PlayerDep, TablesDep
 from app.api.limits import NewPlayerLimit
-from app.api.schemas import ErrorBody, PlayerCreate, PlayerCreated, PlayerOut
+from app.api.schemas import (
+    ErrorBody,
+    PlayerCreate,
+    PlayerCreated,
+    PlayerDelete,
+    PlayerOut,
+    PlayerUpdate,
+)
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -28,4 +35,25 @@ async def create_player(
 @router.get("/me", response_model=PlayerOut, responses={401: {"model": ErrorBody}})
 async def who_am_i(player: PlayerDep) -> PlayerOut:
     """The player the bearer token belongs to."""
-    return PlayerOut(id=player.id, name=player.name)
+    return PlayerOut(id=player.id, name=player.name, handle=player.handle)
+
+
+@router.patch(
+    "/me",
+    response_model=PlayerOut,
+    responses={401: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+)
+async def rename(body: PlayerUpdate, player: PlayerDep, accounts: AccountsDep) -> PlayerOut:
+    """A new display name, and for an account a new handle; the player stays the same."""
+    row = await accounts.rename(player, name=body.name, handle=body.handle)
+    return PlayerOut(id=row.id, name=row.name, handle=row.handle)
+
+
+@router.delete(
+    "/me", status_code=204, responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}}
+)
+async def delete_me(body: PlayerDelete, player: PlayerDep, accounts: AccountsDep) -> Response:
+    """Delete the player (an account sends its password). Its matches stay public under the
+    name "deleted player"; every token it had stops working."""
+    await accounts.delete(player, body.password)
+    return Response(status_code=204)

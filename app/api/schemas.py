@@ -30,16 +30,51 @@ class PlayerCreate(BaseModel):
 
 
 class PlayerOut(BaseModel):
-    """A player as anyone may see it."""
+    """A player as anyone may see it: ``handle`` is null for a guest."""
 
     id: str
     name: str
+    handle: str | None = None
 
 
 class PlayerCreated(PlayerOut):
     """A new guest with its bearer token (shown only this once)."""
 
     token: str
+
+
+class AccountCreate(BaseModel):
+    """``POST /api/accounts``: the guest sending it becomes an account."""
+
+    model_config = ConfigDict(extra="forbid")
+    handle: str = Field(max_length=200, examples=["anna"])
+    password: str = Field(max_length=1024, description="8 to 256 characters; never shown again.")
+    name: str | None = Field(
+        default=None, max_length=200, description="The display name; the handle when omitted."
+    )
+
+
+class SignIn(BaseModel):
+    """``POST /api/accounts/sign-in``."""
+
+    model_config = ConfigDict(extra="forbid")
+    handle: str = Field(max_length=200)
+    password: str = Field(max_length=1024)
+
+
+class PlayerUpdate(BaseModel):
+    """``PATCH /api/players/me``: a new display name and, for an account, a new handle."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, max_length=200)
+    handle: str | None = Field(default=None, max_length=200)
+
+
+class PlayerDelete(BaseModel):
+    """``DELETE /api/players/me``: an account confirms with its password."""
+
+    model_config = ConfigDict(extra="forbid")
+    password: str | None = Field(default=None, max_length=1024)
 
 
 class TableCreate(BaseModel):
@@ -117,6 +152,7 @@ class MatchOut(BaseModel):
     variant: str
     rules: dict[str, Any]
     status: Literal["live", "finished"]
+    rated: bool = Field(description="A rated table's match between accounts.")
     players: list[MatchPlayer]
     winner: int | None
     game_points: list[int]

@@ -14,6 +14,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.services import metrics
+from app.services.accounts import AccountService
 from app.services.bots import BotSeats, process_pool
 from app.services.bus import RedisBus
 from app.services.committer import Committer
@@ -35,6 +36,7 @@ class Services:
     tables: TableService
     history: HistoryService
     bots: BotSeats
+    accounts: AccountService
     bus: RedisBus | None = None
     sync_interval: float = 2.0
     _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -71,6 +73,7 @@ class Services:
             tables=tables,
             history=HistoryService(sessions, settings.history_page_max),
             bots=bots,
+            accounts=AccountService(sessions),
             bus=bus,
             sync_interval=settings.sync_interval,
         )

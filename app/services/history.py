@@ -25,6 +25,7 @@ def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
         "variant": match.variant,
         "rules": match.rules,
         "status": match.status,
+        "rated": match.rated,
         "players": [{"seat": s, "player_id": p.id, "name": p.name} for s, p in seats],
         "winner": match.winner,
         "game_points": list(match.game_points),

@@ -1,4 +1,5 @@
-"""Guest identities: random bearer tokens, stored only as SHA-256 hashes."""
+"""Identities: random bearer tokens (one per signed-in device), stored only as SHA-256
+hashes."""
 
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def clean_name(name: str) -> str:
 async def find_player(session: AsyncSession, token: str) -> Player:
     """The player whose token this is; ``Unauthorized`` when there is none."""
     digest = hash_token(token)
-    player = await player_store.player_by_token_hash(session, digest)
-    if player is None or not hmac.compare_digest(player.token_hash, digest):
+    found = await player_store.token_owner(session, digest)
+    if found is None or not hmac.compare_digest(found[0], digest):
         raise Unauthorized("bad_token", "The token is not valid.")
-    return player
+    return found[1]

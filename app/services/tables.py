@@ -342,8 +342,7 @@ class TableService:
                     continue
             try:
                 async with self.sessions.begin() as session:
-                    token_hash = identity.hash_token(identity.new_token())
-                    await player_store.add_player(session, bot_id, bot_name(level), token_hash)
+                    await player_store.add_player(session, bot_id, bot_name(level), None)
             except IntegrityError:
                 pass  # created at the same moment by another request
 

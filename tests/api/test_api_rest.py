@@ -21,7 +21,7 @@ async def test_a_guest_gets_an_id_a_trimmed_name_and_a_long_token(api: Api) -> N
     assert player["name"] == "Zsófi"
     assert len(player["token"]) >= 32
     me = await api.call("GET", "/api/players/me", player["token"])
-    assert me == {"id": player["id"], "name": "Zsófi"}
+    assert me == {"id": player["id"], "name": "Zsófi", "handle": None}
 
 
 async def test_names_must_have_1_to_24_printable_characters(api: Api) -> None:

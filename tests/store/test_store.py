@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.services.hub import LocalHub
 from app.services.tables import TableService
-from app.store import Base, Player
+from app.store import Base, PlayerToken
 from app.store import matches as match_store
 from app.store import players as player_store
 from app.store import tables as table_store
@@ -157,7 +157,7 @@ async def test_tokens_are_stored_only_as_their_sha256(sessions) -> None:  # type
     service = TableService(sessions, LocalHub(), None, "http://x")  # type: ignore[arg-type]
     player, token = await service.create_player("Anna")
     async with sessions() as session:
-        stored = await session.scalar(select(Player).where(Player.id == player.id))
+        stored = await session.scalar(select(PlayerToken).where(PlayerToken.player_id == player.id))
     assert stored.token_hash == hashlib.sha256(token.encode()).hexdigest()
-    assert token not in (stored.token_hash, stored.id, stored.name)
+    assert token not in (stored.token_hash, stored.player_id)
     assert (await service.identify(token)).id == player.id
