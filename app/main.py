@@ -93,7 +93,8 @@ def serve_client(app: FastAPI) -> None:
     async def page() -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
-    for path in ("/t/{table_id}", "/history", "/history/{match_id}"):
+    pages = ("/t/{table_id}", "/history", "/history/{match_id}", "/account", "/leaderboard")
+    for path in (*pages, "/players/{player_id}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
 

@@ -11,6 +11,7 @@ from app.services import Services
 from app.services.accounts import AccountService
 from app.services.errors import Unauthorized
 from app.services.history import HistoryService
+from app.services.profiles import ProfileService
 from app.services.tables import TableService
 from app.store import Player
 
@@ -36,6 +37,11 @@ def get_history(request: Request) -> HistoryService:
 def get_accounts(request: Request) -> AccountService:
     """Accounts: upgrade, sign in and out, rename, delete."""
     return get_services(request).accounts
+
+
+def get_profiles(request: Request) -> ProfileService:
+    """Profiles and the leaderboard."""
+    return get_services(request).profiles
 
 
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -65,5 +71,6 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 TablesDep = Annotated[TableService, Depends(get_tables)]
 HistoryDep = Annotated[HistoryService, Depends(get_history)]
 AccountsDep = Annotated[AccountService, Depends(get_accounts)]
+ProfilesDep = Annotated[ProfileService, Depends(get_profiles)]
 PlayerDep = Annotated[Player, Depends(current_player)]
 MaybePlayerDep = Annotated[Player | None, Depends(optional_player)]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from typing import Annotated, Any
 
-from app.api.deps import AccountsDep, PlayerDep, TablesDep
+from fastapi import APIRouter, Path, Response
+from fastapi.responses import StreamingResponse
+
+from app.api.deps import AccountsDep, HistoryDep, PlayerDep, ProfilesDep, TablesDep
 from app.api.limits import NewPlayerLimit
 from app.api.schemas import (
     ErrorBody,
@@ -13,6 +16,7 @@ from app.api.schemas import (
     PlayerDelete,
     PlayerOut,
     PlayerUpdate,
+    Profile,
 )
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -57,3 +61,29 @@ async def delete_me(body: PlayerDelete, player: PlayerDep, accounts: AccountsDep
     name "deleted player"; every token it had stops working."""
     await accounts.delete(player, body.password)
     return Response(status_code=204)
+
+
+@router.get("/{player_id}", response_model=Profile, responses={404: {"model": ErrorBody}})
+async def profile(player_id: Annotated[str, Path(max_length=64)], profiles: ProfilesDep) -> Any:
+    """A player's public profile: handle, ratings with deviation and trend, statistics and
+    recent matches. A computer player's shows its fixed published rating."""
+    return await profiles.profile(player_id)
+
+
+@router.get(
+    "/{player_id}/matches.ndjson",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"application/x-ndjson": {}}}, 404: {"model": ErrorBody}},
+)
+async def export_matches(
+    player_id: Annotated[str, Path(max_length=64)],
+    profiles: ProfilesDep,
+    history: HistoryDep,
+) -> StreamingResponse:
+    """Every finished match of the player, newest first, one JSON match record per line."""
+    await profiles.require(player_id)
+    return StreamingResponse(
+        history.export(player_id),
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="talon-{player_id}.ndjson"'},
+    )

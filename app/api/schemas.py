@@ -84,6 +84,11 @@ class TableCreate(BaseModel):
     variant: str = Field(default="sixty-six", examples=["sixty-six", "schnapsen"])
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 10}])
     visibility: Literal["public", "private"] = "public"
+    rated: bool = Field(
+        default=False,
+        description="Rated: a match between accounts only (no guest, no computer player) "
+        "changes their ratings. Casual otherwise.",
+    )
     bots: dict[int, BotLevel] = Field(
         default_factory=dict,
         description="Seats (other than 0) given to computer players, with their strength.",
@@ -122,6 +127,7 @@ class TableOut(BaseModel):
     variant: str
     options: dict[str, Any]
     visibility: str
+    rated: bool
     status: Literal["open", "live", "finished"]
     seats: list[SeatOut]
     match_id: int | None
@@ -203,6 +209,88 @@ class MatchReplay(MatchOut):
     dealer: int | None
     base_version: int
     steps: list[ReplayStep]
+
+
+class RatingPoint(BaseModel):
+    """The rating after one rated match."""
+
+    match_id: int
+    rating: int
+
+
+class RatingOut(BaseModel):
+    """A rating as shown: estimate, deviation (provisional while it is high), matches."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+    matches: int
+
+
+class FamilyRating(RatingOut):
+    """A player's rating in one family, with its last changes (oldest first)."""
+
+    family: str
+    trend: list[RatingPoint]
+    last_change: int | None
+
+
+class Statistics(BaseModel):
+    """Figures over a player's finished matches (``abandoned``: lost by resigning)."""
+
+    matches: int
+    won: int
+    lost: int
+    abandoned: int
+    deals: int
+    deals_won: int
+    game_points_per_deal: float | None
+    schwarz_wins: int
+    closes_made: int
+    closes_failed: int
+    marriages: int
+    favourite_game: str | None
+
+
+class ComputerRating(BaseModel):
+    """A computer player's fixed published rating (never changed by play)."""
+
+    level: BotLevel
+    rating: int
+    family: str
+    fixed: bool
+
+
+class Profile(BaseModel):
+    """``GET /api/players/{id}``."""
+
+    id: str
+    name: str
+    handle: str | None
+    deleted: bool
+    computer: ComputerRating | None
+    ratings: list[FamilyRating]
+    statistics: Statistics
+    recent: list[MatchOut]
+
+
+class LeaderboardEntry(RatingOut):
+    """One row of the leaderboard; ``rank`` is shared by equal ratings."""
+
+    rank: int
+    id: str
+    name: str
+    handle: str | None
+    deleted: bool
+
+
+class Leaderboard(BaseModel):
+    """``GET /api/leaderboard``: best first; pass ``next`` as ``after`` for the next page."""
+
+    game: str
+    min_matches: int
+    players: list[LeaderboardEntry]
+    next: str | None
 
 
 class Health(BaseModel):

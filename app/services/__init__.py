@@ -21,6 +21,7 @@ from app.services.committer import Committer
 from app.services.errors import STORE_ERRORS, Unavailable
 from app.services.history import HistoryService
 from app.services.hub import Hub, LocalHub
+from app.services.profiles import ProfileService
 from app.services.tables import TableService
 from app.settings import Settings
 from app.store.db import create_engine, session_factory
@@ -37,6 +38,7 @@ class Services:
     history: HistoryService
     bots: BotSeats
     accounts: AccountService
+    profiles: ProfileService
     bus: RedisBus | None = None
     sync_interval: float = 2.0
     _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -74,6 +76,9 @@ class Services:
             history=HistoryService(sessions, settings.history_page_max),
             bots=bots,
             accounts=AccountService(sessions),
+            profiles=ProfileService(
+                sessions, settings.leaderboard_min_matches, settings.history_page_max
+            ),
             bus=bus,
             sync_interval=settings.sync_interval,
         )

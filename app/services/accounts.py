@@ -36,9 +36,9 @@ class AccountService:
         self, player: Player, handle: str, password: str, name: str | None = None
     ) -> Player:
         """Turn the guest into an account named ``handle`` (unique however it is spelt);
-        its display name becomes ``name``, or the handle when none is given."""
+        its display name becomes ``name``, or stays what it was when none is given."""
         shown = names.handle(handle)
-        display = names.display_name(name) if name is not None else names.display_name(shown)
+        display = names.display_name(name) if name is not None else None
         digest = await passwords.hash_password(passwords.check_password(password))
         try:
             async with self.sessions.begin() as session:
@@ -47,7 +47,8 @@ class AccountService:
                     raise Conflict("already_account", "This player is already an account.")
                 await self._check_handle_free(session, shown, row.id)
                 row.handle, row.handle_key = shown, names.skeleton(shown)
-                row.password_hash, row.name = digest, display
+                row.password_hash = digest
+                row.name = display or row.name
         except IntegrityError:
             raise self._taken() from None
         log.info("a guest became an account", extra={"player_id": player.id})

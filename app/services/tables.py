@@ -137,6 +137,7 @@ class TableService:
                 hub=self.hub,
                 committer=self.committer,
                 seats=seat_map(seats),
+                rated=table.rated,
                 bus=self.bus,
             )
             if table.match_id is not None:
@@ -266,9 +267,12 @@ class TableService:
         options: dict[str, Any],
         visibility: str,
         bots: dict[int, str] | None = None,
+        *,
+        rated: bool = False,
     ) -> dict[str, Any]:
         """A new table with the creator in seat 0 and ``bots`` (seat -> level) in other
-        seats; when that fills every seat, the match starts."""
+        seats; when that fills every seat, the match starts. A ``rated`` table's matches
+        between accounts change their ratings."""
         if visibility not in VISIBILITIES:
             raise Invalid("bad_visibility", "visibility must be 'public' or 'private'.")
         rules = rules_for_table(variant, options)
@@ -289,6 +293,7 @@ class TableService:
                 visibility=visibility,
                 seats=seat_count(rules),
                 created_by=player.id,
+                rated=rated,
             )
             await table_store.take_seat(session, table_id, 0, player.id)
             for seat, level in bots.items():
@@ -446,8 +451,10 @@ class TableService:
     async def _store_new_match(
         self, session: AsyncSession, authority: TableAuthority, players: dict[int, str]
     ) -> tuple[int, State]:
-        """Store a new live match for the seated players (same transaction as the caller)."""
+        """Store a new live match for the seated players (same transaction as the caller); it
+        is rated when the table is and every player is an account."""
         rules = stored_rules(authority.variant, authority.options)
+        rated = authority.rated and await player_store.all_accounts(session, players.values())
         seed = self.new_seed()
         state = new_match(rules, seed, None)
         match = await match_store.add_match(
@@ -459,6 +466,7 @@ class TableService:
             dealer=None,
             base_version=authority.version,
             players=sorted(players.items()),
+            rated=rated,
         )
         await table_store.set_status(session, authority.table_id, "live", match_id=match.id)
         return match.id, state

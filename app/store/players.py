@@ -88,3 +88,12 @@ async def seated(
     for key, number, player in await session.execute(query):
         result[key].append((number, player))
     return result
+
+
+async def all_accounts(session: AsyncSession, player_ids: Iterable[str]) -> bool:
+    """True when every one of these players is an account (not a guest, not deleted; a
+    computer player is never one)."""
+    wanted = set(player_ids)
+    query = select(Player).where(Player.id.in_(wanted))
+    found = [p for p in await session.scalars(query) if p.is_account and p.deleted_at is None]
+    return len(found) == len(wanted)

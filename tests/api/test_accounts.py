@@ -27,7 +27,7 @@ async def test_a_guest_becomes_an_account_and_keeps_its_id_and_matches(api: Api)
     table, (anna, _) = await api.live_table()
     body = {"handle": "Anna_K", "password": PASSWORD}
     upgraded = await api.call("POST", "/api/accounts", anna["token"], json=body, status=201)
-    assert upgraded == {"id": anna["id"], "name": "Anna_K", "handle": "Anna_K"}
+    assert upgraded == {"id": anna["id"], "name": "Anna", "handle": "Anna_K"}
     me = await api.call("GET", "/api/players/me", anna["token"])
     assert me == upgraded
     mine = await api.call("GET", "/api/matches", params={"player": anna["id"]})
