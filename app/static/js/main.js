@@ -3,7 +3,10 @@
 //   /t/{id}        a table (players and spectators; ?invite=... for private tables)
 //   /history       your finished matches
 //   /history/{id}  the replay of one
+//   /account, /players/{id}, /leaderboard: see account.js
 
+import { accountPage, leaderboardPage, profilePage } from "./account.js";
+import { me } from "./api.js";
 import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
@@ -22,6 +25,9 @@ function route() {
   if ((match = path.match(/^\/t\/([\w-]+)\/?$/))) page = tablePage(app, match[1], navigate);
   else if ((match = path.match(/^\/history\/(\d+)\/?$/))) page = replayPage(app, match[1]);
   else if (path.startsWith("/history")) page = historyPage(app);
+  else if ((match = path.match(/^\/players\/([\w.-]+)\/?$/))) page = profilePage(app, match[1]);
+  else if (path.startsWith("/leaderboard")) page = leaderboardPage(app);
+  else if (path.startsWith("/account")) page = accountPage(app, navigate);
   else page = lobbyPage(app, navigate);
   renderHeader();
 }
@@ -39,6 +45,8 @@ function renderHeader() {
     document.getElementById("nav"),
     h("a", { href: "/", "data-link": true, "aria-current": here === "/" ? "page" : null }, t("nav_lobby")),
     h("a", { href: "/history", "data-link": true, "aria-current": here.startsWith("/history") ? "page" : null }, t("nav_history")),
+    h("a", { href: "/leaderboard", "data-link": true, "aria-current": here.startsWith("/leaderboard") ? "page" : null }, t("nav_leaderboard")),
+    h("a", { href: "/account", "data-link": true, "aria-current": here.startsWith("/account") ? "page" : null, "data-testid": "nav-account" }, me()?.handle || t("nav_account")),
   );
   const four = localStorage.getItem(FOUR_COLOUR) === "1";
   document.body.classList.toggle("four-colour", four);
