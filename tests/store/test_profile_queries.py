@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.store import matches as match_store
 from app.store.db import create_engine, session_factory
-from tests.store.test_store import append, seed_table
+from tests.store.test_store import append, seed_match
 
 
 async def test_marriages_are_counted_from_the_players_own_actions(database_url: str) -> None:
@@ -13,17 +13,7 @@ async def test_marriages_are_counted_from_the_players_own_actions(database_url: 
     sessions = session_factory(engine)
     try:
         async with sessions.begin() as session:
-            await seed_table(session)
-            match = await match_store.add_match(
-                session,
-                table_id="t1",
-                variant="sixty-six",
-                rules={},
-                seed="s",
-                dealer=0,
-                base_version=0,
-                players=[(0, "p0"), (1, "p1")],
-            )
+            match = await seed_match(session)
             played = [
                 (0, {"type": "play", "card": "QH", "marriage": True}),
                 (1, {"type": "play", "card": "KS", "marriage": True}),
