@@ -25,32 +25,29 @@ function values(form) {
 }
 
 export function accountPage(root, navigate) {
-  async function signUp(event) {
-    event.preventDefault();
-    const { handle, password } = values(event.target);
-    try {
-      if (!me()) remember(await call("POST", "/api/players", { name: handle }));
-      const account = await call("POST", "/api/accounts", { handle, password });
-      remember({ ...me(), ...account });
-      toast(t("account_created", { handle: account.handle }));
-      navigate(`/players/${account.id}`);
-    } catch (error) {
-      toast(t("error", { message: error.message }));
-    }
+  // Send a form's handle and password with `act`, keep the identity it answers, and go to the
+  // player's profile; a refusal is shown with the server's sentence.
+  function submitWith(act, greeting) {
+    return async (event) => {
+      event.preventDefault();
+      const { handle, password } = values(event.target);
+      try {
+        const identity = await act(handle, password);
+        remember(identity);
+        toast(t(greeting, { handle: identity.handle }));
+        navigate(`/players/${identity.id}`);
+      } catch (error) {
+        toast(t("error", { message: error.message }));
+      }
+    };
   }
 
-  async function signIn(event) {
-    event.preventDefault();
-    const { handle, password } = values(event.target);
-    try {
-      const signedIn = await call("POST", "/api/accounts/sign-in", { handle, password });
-      remember(signedIn);
-      toast(t("signed_in", { handle: signedIn.handle }));
-      navigate(`/players/${signedIn.id}`);
-    } catch (error) {
-      toast(t("error", { message: error.message }));
-    }
-  }
+  const signUp = submitWith(async (handle, password) => {
+    if (!me()) remember(await call("POST", "/api/players", { name: handle }));
+    return { ...me(), ...(await call("POST", "/api/accounts", { handle, password })) };
+  }, "account_created");
+
+  const signIn = submitWith((handle, password) => call("POST", "/api/accounts/sign-in", { handle, password }), "signed_in");
 
   async function signOut() {
     try {
