@@ -47,19 +47,24 @@ async def who_am_i(player: PlayerDep) -> PlayerOut:
     response_model=PlayerOut,
     responses={401: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody}},
 )
-async def rename(body: PlayerUpdate, player: PlayerDep, accounts: AccountsDep) -> PlayerOut:
+async def rename(
+    body: PlayerUpdate, player: PlayerDep, accounts: AccountsDep, tables: TablesDep
+) -> PlayerOut:
     """A new display name, and for an account a new handle; the player stays the same."""
     row = await accounts.rename(player, name=body.name, handle=body.handle)
+    tables.renamed(row)
     return PlayerOut(id=row.id, name=row.name, handle=row.handle)
 
 
 @router.delete(
     "/me", status_code=204, responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}}
 )
-async def delete_me(body: PlayerDelete, player: PlayerDep, accounts: AccountsDep) -> Response:
+async def delete_me(
+    body: PlayerDelete, player: PlayerDep, accounts: AccountsDep, tables: TablesDep
+) -> Response:
     """Delete the player (an account sends its password). Its matches stay public under the
     name "deleted player"; every token it had stops working."""
-    await accounts.delete(player, body.password)
+    tables.renamed(await accounts.delete(player, body.password))
     return Response(status_code=204)
 
 

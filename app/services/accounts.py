@@ -93,7 +93,7 @@ class AccountService:
             raise self._taken() from None
         return row
 
-    async def delete(self, player: Player, password: str | None) -> None:
+    async def delete(self, player: Player, password: str | None) -> Player:
         """Delete the player: an account must confirm with its password. Its matches stay
         public under ``DELETED_NAME``; its handle is free again and every token is revoked."""
         async with self.sessions() as session:
@@ -108,6 +108,7 @@ class AccountService:
             row.deleted_at = utcnow()
             await player_store.revoke_all_tokens(session, row.id)
         log.info("a player was deleted", extra={"player_id": player.id})
+        return row
 
     @staticmethod
     async def _live(session: AsyncSession, player_id: str) -> Player:

@@ -94,6 +94,16 @@ class TableService:
         async with self.sessions() as session:
             return await identity.find_player(session, token)
 
+    def renamed(self, player: Player) -> None:
+        """Show a player's new name at every table this worker holds where it sits (a
+        ``table`` frame to each table's viewers). Other workers pick it up when they next
+        load the table."""
+        for authority in self._authorities.values():
+            seat = authority.seat_of(player.id)
+            if seat is not None:
+                authority.seats[seat] = SeatHolder(player.id, player.name)
+                authority.publish_table()
+
     # -- the registry --------------------------------------------------------------------
 
     async def authority(self, table_id: str) -> TableAuthority:

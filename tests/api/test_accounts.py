@@ -95,6 +95,8 @@ async def test_renaming_keeps_the_player_and_its_history(api: Api) -> None:
     assert renamed == {"id": anna["id"], "name": "Anni", "handle": None}
     match = await api.call("GET", f"/api/matches/{table['match_id']}")
     assert match["players"][0] == {"seat": 0, "player_id": anna["id"], "name": "Anni"}
+    shown = await api.call("GET", f"/api/tables/{table['id']}")
+    assert shown["seats"][0]["name"] == "Anni"  # the table in memory too
     refused = await api.call(
         "PATCH", "/api/players/me", anna["token"], json={"handle": "anni"}, status=409
     )
