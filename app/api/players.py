@@ -63,8 +63,11 @@ async def delete_me(
     body: PlayerDelete, player: PlayerDep, accounts: AccountsDep, tables: TablesDep
 ) -> Response:
     """Delete the player (an account sends its password). Its matches stay public under the
-    name "deleted player"; every token it had stops working."""
-    tables.renamed(await accounts.delete(player, body.password))
+    name "deleted player"; every token it had stops working, and its seats at tables still
+    waiting for players are given up."""
+    deleted = await accounts.delete(player, body.password)
+    await tables.leave_open_tables(deleted)
+    tables.renamed(deleted)
     return Response(status_code=204)
 
 

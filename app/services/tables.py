@@ -11,6 +11,7 @@ lost messages.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import secrets
@@ -93,6 +94,15 @@ class TableService:
         """The player holding this token (``Unauthorized`` otherwise)."""
         async with self.sessions() as session:
             return await identity.find_player(session, token)
+
+    async def leave_open_tables(self, player: Player) -> None:
+        """Give up every seat the player holds at a table still waiting for players (before
+        the player is deleted, so no table waits for someone who is gone)."""
+        async with self.sessions() as session:
+            table_ids = await table_store.open_tables_of(session, player.id)
+        for table_id in table_ids:
+            with contextlib.suppress(Conflict):  # it started or was left meanwhile
+                await self.leave(player, table_id)
 
     def renamed(self, player: Player) -> None:
         """Show a player's new name at every table this worker holds where it sits (a

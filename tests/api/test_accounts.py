@@ -122,6 +122,7 @@ async def test_a_deleted_account_leaves_its_matches_public_as_deleted_player(api
     table, (anna, _) = await api.live_table()
     body = {"handle": "anna", "password": PASSWORD}
     await api.call("POST", "/api/accounts", anna["token"], json=body, status=201)
+    waiting = await api.table(anna["token"])  # nobody else there yet
     wrong = await api.call(
         "DELETE", "/api/players/me", anna["token"], json={"password": "not it!!"}, status=403
     )
@@ -135,6 +136,7 @@ async def test_a_deleted_account_leaves_its_matches_public_as_deleted_player(api
     assert_error(await api.call("GET", "/api/players/me", anna["token"], status=401), "bad_token")
     match = await api.call("GET", f"/api/matches/{table['match_id']}")
     assert match["players"][0] == {"seat": 0, "player_id": anna["id"], "name": "deleted player"}
+    assert (await api.call("GET", f"/api/tables/{waiting['id']}"))["status"] == "finished"
     # The handle is free again.
     assert (await account(api, "anna"))["handle"] == "anna"
 
