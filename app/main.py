@@ -53,7 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.allowed_origins,
-        allow_methods=["GET", "POST"],
+        allow_methods=["GET", "POST", "PATCH", "DELETE"],
         allow_headers=["Authorization", "Content-Type"],
     )
     api_errors.install(app)
@@ -94,8 +94,15 @@ def serve_client(app: FastAPI) -> None:
     async def page() -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
-    pages = ("/t/{table_id}", "/history", "/history/{match_id}", "/history/{match_id}/verify")
-    for path in (*pages, "/rules"):
+    pages = (
+        "/t/{table_id}",
+        "/history",
+        "/history/{match_id}",
+        "/history/{match_id}/verify",
+        "/account",
+        "/leaderboard",
+    )
+    for path in (*pages, "/rules", "/players/{player_id}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="static")
 

@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     # Creations per client address per minute (app/api/limits.py); 429 with Retry-After past them.
     players_per_minute: int = Field(default=30, ge=1)
     tables_per_minute: int = Field(default=30, ge=1)
+    sign_ins_per_minute: int = Field(default=10, ge=1)
 
     # Pause before a bot answers, so a human can follow its moves (seconds; 0 in tests).
     bot_pause: float = Field(default=0.6, ge=0)
@@ -54,6 +55,9 @@ class Settings(BaseSettings):
 
     # How many matches the history endpoint returns at most per page.
     history_page_max: int = Field(default=100, ge=1)
+
+    # Rated matches a player needs before the leaderboard lists it (docs/ratings.md).
+    leaderboard_min_matches: int = Field(default=20, ge=0)
 
 
 @lru_cache

@@ -2,10 +2,10 @@
 
 from fastapi import APIRouter
 
-from app.api import health, matches, metrics, players, tables, ws
+from app.api import accounts, health, leaderboard, matches, metrics, players, tables, ws
 
 api_router = APIRouter()
-for module in (health, metrics, players, tables, matches, ws):
+for module in (health, metrics, players, accounts, tables, matches, leaderboard, ws):
     api_router.include_router(module.router)
 
 __all__ = ["api_router"]

@@ -8,8 +8,10 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.services import Services
+from app.services.accounts import AccountService
 from app.services.errors import Unauthorized
 from app.services.history import HistoryService
+from app.services.profiles import ProfileService
 from app.services.tables import TableService
 from app.store import Player
 
@@ -30,6 +32,16 @@ def get_tables(request: Request) -> TableService:
 def get_history(request: Request) -> HistoryService:
     """Match history queries."""
     return get_services(request).history
+
+
+def get_accounts(request: Request) -> AccountService:
+    """Accounts: upgrade, sign in and out, rename, delete."""
+    return get_services(request).accounts
+
+
+def get_profiles(request: Request) -> ProfileService:
+    """Profiles and the leaderboard."""
+    return get_services(request).profiles
 
 
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -58,5 +70,7 @@ OPTIONAL_TOKEN: dict[str, Any] = {"security": [{}]}
 ServicesDep = Annotated[Services, Depends(get_services)]
 TablesDep = Annotated[TableService, Depends(get_tables)]
 HistoryDep = Annotated[HistoryService, Depends(get_history)]
+AccountsDep = Annotated[AccountService, Depends(get_accounts)]
+ProfilesDep = Annotated[ProfileService, Depends(get_profiles)]
 PlayerDep = Annotated[Player, Depends(current_player)]
 MaybePlayerDep = Annotated[Player | None, Depends(optional_player)]

@@ -4,7 +4,7 @@ Each limit is a token bucket: ``capacity`` requests at once, refilled at ``capac
 per second (a WebSocket may send two seconds' worth of messages at once). A refused request
 learns how long to wait (``retry_after`` seconds, and the ``Retry-After`` header on REST).
 The settings name each limit (``WS_MESSAGES_PER_SECOND``, ``PLAYERS_PER_MINUTE``,
-``TABLES_PER_MINUTE``); tests lower them.
+``TABLES_PER_MINUTE``, ``SIGN_INS_PER_MINUTE``); tests lower them.
 """
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ class Limits:
         self.clock = clock
         self.players = KeyedLimiter(settings.players_per_minute, 60.0, clock)
         self.tables = KeyedLimiter(settings.tables_per_minute, 60.0, clock)
+        self.sign_ins = KeyedLimiter(settings.sign_ins_per_minute, 60.0, clock)
 
     def message_bucket(self) -> Bucket:
         """A new bucket for one WebSocket connection's messages."""
@@ -122,8 +123,17 @@ async def limit_new_tables(request: Request) -> None:
         raise RateLimited("new tables from this address", wait)
 
 
+async def limit_sign_ins(request: Request) -> None:
+    """Refuse with 429 ``rate_limited`` past ``SIGN_INS_PER_MINUTE`` from one address (a
+    brake on guessing passwords)."""
+    wait = _limits(request).sign_ins.take(client_address(request))
+    if wait:
+        raise RateLimited("sign-in attempts from this address", wait)
+
+
 NewPlayerLimit = Annotated[None, Depends(limit_new_players)]
 NewTableLimit = Annotated[None, Depends(limit_new_tables)]
+SignInLimit = Annotated[None, Depends(limit_sign_ins)]
 
 
 def install(app: FastAPI, settings: Settings) -> None:

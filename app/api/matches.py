@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
 
 from app.api.deps import HistoryDep
 from app.api.schemas import ErrorBody, MatchLog, MatchOut, MatchPage, MatchReplay
 from app.services.replay import replay_steps
+from app.store.matches import MatchFilter
 
 # Match ids are 32-bit integers in the store: a larger number is no match, not a database error.
 MAX_ID = 2**31 - 1
@@ -26,13 +28,39 @@ async def list_matches(
     history: HistoryDep,
     player: Annotated[str | None, Query(max_length=64)] = None,
     variant: Annotated[str | None, Query(max_length=32)] = None,
+    opponent: Annotated[
+        str | None, Query(max_length=64, description="only matches against this player")
+    ] = None,
+    result: Annotated[
+        Literal["won", "lost"] | None, Query(description="the result of 'player' (needs it)")
+    ] = None,
+    rated: Annotated[bool | None, Query(description="rated (true) or casual (false)")] = None,
+    since: Annotated[datetime | None, Query(description="started at or after")] = None,
+    until: Annotated[datetime | None, Query(description="started before")] = None,
     limit: Annotated[int, Query()] = 20,
     before: Annotated[
         int | None, Query(ge=1, le=MAX_ID, description="the previous page's 'next'")
     ] = None,
 ) -> Any:
-    """Matches newest first, optionally of one player or one variant."""
-    return await history.list_matches(player_id=player, variant=variant, limit=limit, before=before)
+    """Matches newest first, optionally of one player (against one opponent, won or lost),
+    of one variant, rated or casual, started between two times."""
+    where = MatchFilter(
+        player_id=player,
+        variant=variant,
+        opponent=opponent,
+        result=result,
+        rated=rated,
+        since=aware(since),
+        until=aware(until),
+    )
+    return await history.list_matches(limit=limit, before=before, where=where)
+
+
+def aware(moment: datetime | None) -> datetime | None:
+    """A time without a zone is taken as UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
 
 
 @router.get("/{match_id}", response_model=MatchOut)

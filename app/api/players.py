@@ -1,12 +1,23 @@
-"""``/api/players``: guest identities."""
+"""``/api/players``: guests, and the player behind a token (rename, delete)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Any
 
-from app.api.deps import PlayerDep, TablesDep
+from fastapi import APIRouter, Path, Response
+from fastapi.responses import StreamingResponse
+
+from app.api.deps import AccountsDep, HistoryDep, PlayerDep, ProfilesDep, TablesDep
 from app.api.limits import NewPlayerLimit
-from app.api.schemas import ErrorBody, PlayerCreate, PlayerCreated, PlayerOut
+from app.api.schemas import (
+    ErrorBody,
+    PlayerCreate,
+    PlayerCreated,
+    PlayerDelete,
+    PlayerOut,
+    PlayerUpdate,
+    Profile,
+)
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -28,4 +39,59 @@ async def create_player(
 @router.get("/me", response_model=PlayerOut, responses={401: {"model": ErrorBody}})
 async def who_am_i(player: PlayerDep) -> PlayerOut:
     """The player the bearer token belongs to."""
-    return PlayerOut(id=player.id, name=player.name)
+    return PlayerOut(id=player.id, name=player.name, handle=player.handle)
+
+
+@router.patch(
+    "/me",
+    response_model=PlayerOut,
+    responses={401: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+)
+async def rename(
+    body: PlayerUpdate, player: PlayerDep, accounts: AccountsDep, tables: TablesDep
+) -> PlayerOut:
+    """A new display name, and for an account a new handle; the player stays the same."""
+    row = await accounts.rename(player, name=body.name, handle=body.handle)
+    tables.renamed(row)
+    return PlayerOut(id=row.id, name=row.name, handle=row.handle)
+
+
+@router.delete(
+    "/me", status_code=204, responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}}
+)
+async def delete_me(
+    body: PlayerDelete, player: PlayerDep, accounts: AccountsDep, tables: TablesDep
+) -> Response:
+    """Delete the player (an account sends its password). Its matches stay public under the
+    name "deleted player"; every token it had stops working, and its seats at tables still
+    waiting for players are given up."""
+    deleted = await accounts.delete(player, body.password)
+    await tables.leave_open_tables(deleted)
+    tables.renamed(deleted)
+    return Response(status_code=204)
+
+
+@router.get("/{player_id}", response_model=Profile, responses={404: {"model": ErrorBody}})
+async def profile(player_id: Annotated[str, Path(max_length=64)], profiles: ProfilesDep) -> Any:
+    """A player's public profile: handle, ratings with deviation and trend, statistics and
+    recent matches. A computer player's shows its fixed published rating."""
+    return await profiles.profile(player_id)
+
+
+@router.get(
+    "/{player_id}/matches.ndjson",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"application/x-ndjson": {}}}, 404: {"model": ErrorBody}},
+)
+async def export_matches(
+    player_id: Annotated[str, Path(max_length=64)],
+    profiles: ProfilesDep,
+    history: HistoryDep,
+) -> StreamingResponse:
+    """Every finished match of the player, newest first, one JSON match record per line."""
+    await profiles.require(player_id)
+    return StreamingResponse(
+        history.export(player_id),
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="talon-{player_id}.ndjson"'},
+    )

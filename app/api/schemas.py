@@ -30,16 +30,51 @@ class PlayerCreate(BaseModel):
 
 
 class PlayerOut(BaseModel):
-    """A player as anyone may see it."""
+    """A player as anyone may see it: ``handle`` is null for a guest."""
 
     id: str
     name: str
+    handle: str | None = None
 
 
 class PlayerCreated(PlayerOut):
     """A new guest with its bearer token (shown only this once)."""
 
     token: str
+
+
+class AccountCreate(BaseModel):
+    """``POST /api/accounts``: the guest sending it becomes an account."""
+
+    model_config = ConfigDict(extra="forbid")
+    handle: str = Field(max_length=200, examples=["anna"])
+    password: str = Field(max_length=1024, description="8 to 256 characters; never shown again.")
+    name: str | None = Field(
+        default=None, max_length=200, description="The display name; the handle when omitted."
+    )
+
+
+class SignIn(BaseModel):
+    """``POST /api/accounts/sign-in``."""
+
+    model_config = ConfigDict(extra="forbid")
+    handle: str = Field(max_length=200)
+    password: str = Field(max_length=1024)
+
+
+class PlayerUpdate(BaseModel):
+    """``PATCH /api/players/me``: a new display name and, for an account, a new handle."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, max_length=200)
+    handle: str | None = Field(default=None, max_length=200)
+
+
+class PlayerDelete(BaseModel):
+    """``DELETE /api/players/me``: an account confirms with its password."""
+
+    model_config = ConfigDict(extra="forbid")
+    password: str | None = Field(default=None, max_length=1024)
 
 
 class TableCreate(BaseModel):
@@ -49,6 +84,11 @@ class TableCreate(BaseModel):
     variant: str = Field(default="sixty-six", examples=["sixty-six", "schnapsen"])
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 10}])
     visibility: Literal["public", "private"] = "public"
+    rated: bool = Field(
+        default=False,
+        description="Rated: a match between accounts only (no guest, no computer player) "
+        "changes their ratings. Casual otherwise.",
+    )
     bots: dict[int, BotLevel] = Field(
         default_factory=dict,
         description="Seats (other than 0) given to computer players, with their strength.",
@@ -87,6 +127,7 @@ class TableOut(BaseModel):
     variant: str
     options: dict[str, Any]
     visibility: str
+    rated: bool
     status: Literal["open", "live", "finished"]
     seats: list[SeatOut]
     match_id: int | None
@@ -117,6 +158,7 @@ class MatchOut(BaseModel):
     variant: str
     rules: dict[str, Any]
     status: Literal["live", "finished"]
+    rated: bool = Field(description="A rated table's match between accounts.")
     players: list[MatchPlayer]
     winner: int | None
     game_points: list[int]
@@ -167,6 +209,88 @@ class MatchReplay(MatchOut):
     dealer: int | None
     base_version: int
     steps: list[ReplayStep]
+
+
+class RatingPoint(BaseModel):
+    """The rating after one rated match."""
+
+    match_id: int
+    rating: int
+
+
+class RatingOut(BaseModel):
+    """A rating as shown: estimate, deviation (provisional while it is high), matches."""
+
+    rating: int
+    deviation: int
+    provisional: bool
+    matches: int
+
+
+class FamilyRating(RatingOut):
+    """A player's rating in one family, with its last changes (oldest first)."""
+
+    family: str
+    trend: list[RatingPoint]
+    last_change: int | None
+
+
+class Statistics(BaseModel):
+    """Figures over a player's finished matches (``abandoned``: lost by resigning)."""
+
+    matches: int
+    won: int
+    lost: int
+    abandoned: int
+    deals: int
+    deals_won: int
+    game_points_per_deal: float | None
+    schwarz_wins: int
+    closes_made: int
+    closes_failed: int
+    marriages: int
+    favourite_game: str | None
+
+
+class ComputerRating(BaseModel):
+    """A computer player's fixed published rating (never changed by play)."""
+
+    level: BotLevel
+    rating: int
+    family: str
+    fixed: bool
+
+
+class Profile(BaseModel):
+    """``GET /api/players/{id}``."""
+
+    id: str
+    name: str
+    handle: str | None
+    deleted: bool
+    computer: ComputerRating | None
+    ratings: list[FamilyRating]
+    statistics: Statistics
+    recent: list[MatchOut]
+
+
+class LeaderboardEntry(RatingOut):
+    """One row of the leaderboard; ``rank`` is shared by equal ratings."""
+
+    rank: int
+    id: str
+    name: str
+    handle: str | None
+    deleted: bool
+
+
+class Leaderboard(BaseModel):
+    """``GET /api/leaderboard``: best first; pass ``next`` as ``after`` for the next page."""
+
+    game: str
+    min_matches: int
+    players: list[LeaderboardEntry]
+    next: str | None
 
 
 class Health(BaseModel):

@@ -28,9 +28,9 @@ async def create_table(
 ) -> Any:
     """Open a table; the creator takes seat 0 and ``bots`` take the seats they name (a table
     whose seats are then all taken starts its match). Unknown variants, options, bot seats or
-    levels answer 422."""
+    levels answer 422. On a ``rated`` table, a match between accounts changes their ratings."""
     return await tables.create_table(
-        player, body.variant, body.options, body.visibility, dict(body.bots)
+        player, body.variant, body.options, body.visibility, dict(body.bots), rated=body.rated
     )
 
 

@@ -14,12 +14,14 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.services import metrics
+from app.services.accounts import AccountService
 from app.services.bots import BotSeats, process_pool
 from app.services.bus import RedisBus
 from app.services.committer import Committer
 from app.services.errors import STORE_ERRORS, Unavailable
 from app.services.history import HistoryService
 from app.services.hub import Hub, LocalHub
+from app.services.profiles import ProfileService
 from app.services.tables import TableService
 from app.settings import Settings
 from app.store.db import create_engine, session_factory
@@ -35,6 +37,8 @@ class Services:
     tables: TableService
     history: HistoryService
     bots: BotSeats
+    accounts: AccountService
+    profiles: ProfileService
     bus: RedisBus | None = None
     sync_interval: float = 2.0
     _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -71,6 +75,10 @@ class Services:
             tables=tables,
             history=HistoryService(sessions, settings.history_page_max),
             bots=bots,
+            accounts=AccountService(sessions),
+            profiles=ProfileService(
+                sessions, settings.leaderboard_min_matches, settings.history_page_max
+            ),
             bus=bus,
             sync_interval=settings.sync_interval,
         )

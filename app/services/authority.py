@@ -41,10 +41,11 @@ from app.services.errors import (
     database_unavailable,
 )
 from app.services.hub import EVERYONE, SPECTATOR, Frame, Hub, Subscriber, encode, viewer_key
+from app.services.ratings import rating_step
 from app.services.rules import stored_rules
 from app.store import matches as match_store
 from app.store import tables as table_store
-from app.store.db import AsyncSession, BoundStatement
+from app.store.db import AsyncSession, BoundStatement, Step
 from app.store.models import ActionRecord
 
 log = logging.getLogger(__name__)
@@ -150,6 +151,7 @@ class TableAuthority:
     hub: Hub
     committer: Committer
     seats: dict[int, SeatHolder] = field(default_factory=dict)
+    rated: bool = False  # a rated table: matches between accounts change their ratings
     match_id: int | None = None
     base_version: int = 0
     state: State | None = None
@@ -188,6 +190,7 @@ class TableAuthority:
             "variant": self.variant,
             "options": self.options,
             "visibility": self.visibility,
+            "rated": self.rated,
             "status": self.status,
             "seats": [
                 {
@@ -498,6 +501,7 @@ class TableAuthority:
             seat=seat,
             action=action.to_json(),
             extras=self._result_updates(new_state),
+            ends_match=new_state.match_over,
         )
         try:
             await self.committer.submit(write)
@@ -507,8 +511,9 @@ class TableAuthority:
             self.in_doubt = True  # memory stays as it was; the store may hold the write
             raise
 
-    def _result_updates(self, new_state: State) -> list[BoundStatement]:
-        """Store writes for a deal or a match that this action ended (same transaction)."""
+    def _result_updates(self, new_state: State) -> list[BoundStatement | Step]:
+        """Store writes for a deal or a match that this action ended (same transaction): a
+        finished match's result, and its rating update when the match is rated."""
         assert self.state is not None and self.match_id is not None
         ended_deal = len(new_state.deal_results) != len(self.state.deal_results)
         if not (ended_deal or new_state.match_over):
@@ -522,6 +527,13 @@ class TableAuthority:
                     self.match_id, winner=new_state.match_winner, deals=deals, game_points=points
                 ),
                 table_store.status_update(self.table_id, "finished"),
+                rating_step(
+                    self.match_id,
+                    self.variant,
+                    self.seat_count,
+                    new_state.match_winner,
+                    new_state.game_points,
+                ),
             ]
         return [match_store.deals_update(self.match_id, deals, points)]
 

@@ -38,11 +38,13 @@ from app.services.errors import (
     database_unavailable,
     unreachable,
 )
+from app.services.faults import crash_point
 from app.store import matches as match_store
 from app.store import tables as table_store
 from app.store.db import (
     BoundStatement,
     Checkpointer,
+    Step,
     create_writer_engine,
     sqlite_file_engine,
 )
@@ -53,14 +55,16 @@ log = logging.getLogger(__name__)
 @dataclass
 class Write:
     """One accepted action to store: the log row, the version step and any result updates
-    (``extras``: statements run in the same transaction, such as a finished deal's result)."""
+    (``extras``: statements or steps run in the same transaction, such as a finished deal's
+    result or a finished match's rating update; ``ends_match`` when this action ends one)."""
 
     table_id: str
     match_id: int
     version: int  # the version this action produces
     seat: int
     action: dict[str, Any]
-    extras: list[BoundStatement] = field(default_factory=list)
+    extras: list[BoundStatement | Step] = field(default_factory=list)
+    ends_match: bool = False
     done: asyncio.Future[None] | None = None
 
     def row(self) -> dict[str, Any]:
@@ -140,6 +144,8 @@ class Committer:
             batch, stop = take(inbox, self.max_batch)
             if batch:
                 answers = commit_batch(batch, store)
+                if any(write.ends_match for write in batch):
+                    crash_point("after_result_commit")
                 with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                     loop.call_soon_threadsafe(resolve, answers)
             if stop:
@@ -187,8 +193,11 @@ def store_batch(connection: Connection, batch: list[Write]) -> None:
         raise VersionMoved
     match_store.append_actions(connection, [w.row() for w in batch])
     for write in batch:
-        for statement, parameters in write.extras:
-            connection.execute(statement, parameters)
+        for extra in write.extras:
+            if callable(extra):
+                extra(connection)
+            else:
+                connection.execute(*extra)
 
 
 def commit_batch(batch: list[Write], store: Callable[[list[Write]], None]) -> list[Answer]:

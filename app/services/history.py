@@ -6,14 +6,17 @@ full log (seeds and every action) is public only once the match is over (RULES.m
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
+import orjson
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.services.errors import Conflict, Invalid, NotFound
 from app.store import Match
 from app.store import matches as match_store
 from app.store.db import AsyncSession
+from app.store.matches import MatchFilter
 from app.store.players import SeatRow
 
 
@@ -25,6 +28,7 @@ def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
         "variant": match.variant,
         "rules": match.rules,
         "status": match.status,
+        "rated": match.rated,
         "players": [{"seat": s, "player_id": p.id, "name": p.name} for s, p in seats],
         "winner": match.winner,
         "game_points": list(match.game_points),
@@ -45,17 +49,24 @@ class HistoryService:
     async def list_matches(
         self,
         *,
-        player_id: str | None,
-        variant: str | None,
+        player_id: str | None = None,
+        variant: str | None = None,
         limit: int,
         before: int | None,
+        where: MatchFilter | None = None,
     ) -> dict[str, Any]:
-        """A page of matches, newest first, with the cursor of the next page (or None)."""
+        """A page of matches, newest first, with the cursor of the next page (or None).
+        ``where`` narrows it (opponent, result, rated, dates; see ``MatchFilter``)."""
         if not 1 <= limit <= self.page_max:
             raise Invalid("bad_limit", f"limit must be between 1 and {self.page_max}.")
+        where = where or MatchFilter(player_id=player_id, variant=variant)
+        if (where.result or where.opponent) and where.player_id is None:
+            raise Invalid("bad_filter", "result and opponent need player (whose result).")
+        if where.result not in (None, "won", "lost"):
+            raise Invalid("bad_filter", "result must be 'won' or 'lost'.")
         async with self.sessions() as session:
             matches = await match_store.list_matches(
-                session, player_id=player_id, variant=variant, before=before, limit=limit + 1
+                session, before=before, limit=limit + 1, where=where
             )
             page = matches[:limit]
             seats = await match_store.seats_of_matches(session, [m.id for m in page])
@@ -63,6 +74,19 @@ class HistoryService:
             "matches": [match_json(m, seats[m.id]) for m in page],
             "next": page[-1].id if len(matches) > limit else None,
         }
+
+    async def export(self, player_id: str) -> AsyncIterator[str]:
+        """Every finished match of a player, newest first, one JSON line each (NDJSON); read
+        a page at a time, so a long history is never held whole."""
+        where = MatchFilter(player_id=player_id, finished_only=True)
+        before = None
+        while True:
+            page = await self.list_matches(limit=self.page_max, before=before, where=where)
+            for record in page["matches"]:
+                yield orjson.dumps(record).decode() + "\n"
+            before = page["next"]
+            if before is None:
+                return
 
     async def get_match(self, match_id: int) -> dict[str, Any]:
         """One match's public record."""

@@ -1,4 +1,5 @@
-"""Guest identities: random bearer tokens, stored only as SHA-256 hashes."""
+"""Identities: random bearer tokens (one per signed-in device), stored only as SHA-256
+hashes."""
 
 from __future__ import annotations
 
@@ -6,12 +7,11 @@ import hashlib
 import hmac
 import secrets
 
-from app.services.errors import Invalid, Unauthorized
+from app.services import names
+from app.services.errors import Unauthorized
 from app.store import Player
 from app.store import players as player_store
 from app.store.db import AsyncSession
-
-MAX_NAME = 24
 
 
 def new_token() -> str:
@@ -30,19 +30,14 @@ def hash_token(token: str) -> str:
 
 
 def clean_name(name: str) -> str:
-    """A player name trimmed, 1 to 24 printable characters; ``Invalid`` otherwise."""
-    trimmed = name.strip()
-    if not 1 <= len(trimmed) <= MAX_NAME:
-        raise Invalid("bad_name", f"A name must have 1 to {MAX_NAME} characters once trimmed.")
-    if not trimmed.isprintable():
-        raise Invalid("bad_name", "A name may contain printable characters only.")
-    return trimmed
+    """A player's display name normalised (``names.display_name``); ``Invalid`` otherwise."""
+    return names.display_name(name)
 
 
 async def find_player(session: AsyncSession, token: str) -> Player:
     """The player whose token this is; ``Unauthorized`` when there is none."""
     digest = hash_token(token)
-    player = await player_store.player_by_token_hash(session, digest)
-    if player is None or not hmac.compare_digest(player.token_hash, digest):
+    found = await player_store.token_owner(session, digest)
+    if found is None or not hmac.compare_digest(found[0], digest):
         raise Unauthorized("bad_token", "The token is not valid.")
-    return player
+    return found[1]

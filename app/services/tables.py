@@ -11,6 +11,7 @@ lost messages.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import secrets
@@ -94,6 +95,25 @@ class TableService:
         async with self.sessions() as session:
             return await identity.find_player(session, token)
 
+    async def leave_open_tables(self, player: Player) -> None:
+        """Give up every seat the player holds at a table still waiting for players (before
+        the player is deleted, so no table waits for someone who is gone)."""
+        async with self.sessions() as session:
+            table_ids = await table_store.open_tables_of(session, player.id)
+        for table_id in table_ids:
+            with contextlib.suppress(Conflict):  # it started or was left meanwhile
+                await self.leave(player, table_id)
+
+    def renamed(self, player: Player) -> None:
+        """Show a player's new name at every table this worker holds where it sits (a
+        ``table`` frame to each table's viewers). Other workers pick it up when they next
+        load the table."""
+        for authority in self._authorities.values():
+            seat = authority.seat_of(player.id)
+            if seat is not None:
+                authority.seats[seat] = SeatHolder(player.id, player.name)
+                authority.publish_table()
+
     # -- the registry --------------------------------------------------------------------
 
     async def authority(self, table_id: str) -> TableAuthority:
@@ -137,6 +157,7 @@ class TableService:
                 hub=self.hub,
                 committer=self.committer,
                 seats=seat_map(seats),
+                rated=table.rated,
                 bus=self.bus,
             )
             if table.match_id is not None:
@@ -266,9 +287,12 @@ class TableService:
         options: dict[str, Any],
         visibility: str,
         bots: dict[int, str] | None = None,
+        *,
+        rated: bool = False,
     ) -> dict[str, Any]:
         """A new table with the creator in seat 0 and ``bots`` (seat -> level) in other
-        seats; when that fills every seat, the match starts."""
+        seats; when that fills every seat, the match starts. A ``rated`` table's matches
+        between accounts change their ratings."""
         if visibility not in VISIBILITIES:
             raise Invalid("bad_visibility", "visibility must be 'public' or 'private'.")
         rules = rules_for_table(variant, options)
@@ -289,6 +313,7 @@ class TableService:
                 visibility=visibility,
                 seats=seat_count(rules),
                 created_by=player.id,
+                rated=rated,
             )
             await table_store.take_seat(session, table_id, 0, player.id)
             for seat, level in bots.items():
@@ -342,8 +367,7 @@ class TableService:
                     continue
             try:
                 async with self.sessions.begin() as session:
-                    token_hash = identity.hash_token(identity.new_token())
-                    await player_store.add_player(session, bot_id, bot_name(level), token_hash)
+                    await player_store.add_player(session, bot_id, bot_name(level), None)
             except IntegrityError:
                 pass  # created at the same moment by another request
 
@@ -447,8 +471,10 @@ class TableService:
     async def _store_new_match(
         self, session: AsyncSession, authority: TableAuthority, players: dict[int, str]
     ) -> tuple[int, State]:
-        """Store a new live match for the seated players (same transaction as the caller)."""
+        """Store a new live match for the seated players (same transaction as the caller); it
+        is rated when the table is and every player is an account."""
         rules = stored_rules(authority.variant, authority.options)
+        rated = authority.rated and await player_store.all_accounts(session, players.values())
         seed = self.new_seed()
         state = new_match(rules, seed, None)
         match = await match_store.add_match(
@@ -460,6 +486,7 @@ class TableService:
             dealer=None,
             base_version=authority.version,
             players=sorted(players.items()),
+            rated=rated,
         )
         await table_store.set_status(session, authority.table_id, "live", match_id=match.id)
         return match.id, state

@@ -1,8 +1,31 @@
 """Persistence: SQLAlchemy models and query functions. Never commits on its own.
 
-Query modules: ``players``, ``tables``, ``matches``. ``db`` builds engines and sessions.
+Query modules: ``players``, ``tables``, ``matches``, ``ratings``. ``db`` builds engines and
+sessions.
 """
 
-from app.store.models import ActionRecord, Base, Match, MatchSeat, Player, Table, TableSeat
+from app.store.models import (
+    ActionRecord,
+    Base,
+    Match,
+    MatchSeat,
+    Player,
+    PlayerToken,
+    Rating,
+    RatingChange,
+    Table,
+    TableSeat,
+)
 
-__all__ = ["ActionRecord", "Base", "Match", "MatchSeat", "Player", "Table", "TableSeat"]
+__all__ = [
+    "ActionRecord",
+    "Base",
+    "Match",
+    "MatchSeat",
+    "Player",
+    "PlayerToken",
+    "Rating",
+    "RatingChange",
+    "Table",
+    "TableSeat",
+]

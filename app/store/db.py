@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, Executable, event
+from sqlalchemy import Connection, Engine, Executable, event
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
@@ -23,6 +24,8 @@ log = logging.getLogger(__name__)
 # A prebuilt statement and its parameters: a change that runs inside another transaction
 # (an action's result updates ride in the group commit's batch).
 BoundStatement = tuple[Executable, dict[str, Any]]
+# A change that needs to read before it writes (a rating update), run the same way.
+Step = Callable[[Connection], None]
 
 
 def is_sqlite(url: str) -> bool:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import Connection, String, bindparam, cast, func, insert, select, update
 
 from app.store.db import AsyncSession, BoundStatement
 from app.store.models import ActionRecord, Match, MatchSeat, utcnow
@@ -22,6 +24,7 @@ async def add_match(
     dealer: int | None,
     base_version: int,
     players: Iterable[tuple[int, str]],
+    rated: bool = False,
 ) -> Match:
     """Add a live match and record who plays which seat."""
     match = Match(
@@ -34,6 +37,7 @@ async def add_match(
         base_version=base_version,
         game_points=[],
         deals=[],
+        rated=rated,
     )
     session.add(match)
     await session.flush()
@@ -86,6 +90,21 @@ def finish_update(
     }
 
 
+@dataclass(frozen=True)
+class MatchFilter:
+    """Which matches a history page shows. ``result`` ("won" or "lost") and ``opponent`` are
+    seen from ``player_id``'s seat; ``since`` and ``until`` bound the start time."""
+
+    player_id: str | None = None
+    variant: str | None = None
+    opponent: str | None = None
+    result: str | None = None
+    rated: bool | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    finished_only: bool = False
+
+
 async def list_matches(
     session: AsyncSession,
     *,
@@ -93,15 +112,36 @@ async def list_matches(
     variant: str | None = None,
     before: int | None = None,
     limit: int = 20,
+    where: MatchFilter | None = None,
 ) -> list[Match]:
     """Matches newest first; ``before`` is the id of the last match of the previous page."""
+    where = where or MatchFilter(player_id=player_id, variant=variant)
     query = select(Match).order_by(Match.id.desc()).limit(limit)
-    if player_id is not None:
-        query = query.where(
-            Match.id.in_(select(MatchSeat.match_id).where(MatchSeat.player_id == player_id))
+    if where.player_id is not None:
+        mine = (
+            select(MatchSeat.seat)
+            .where(MatchSeat.match_id == Match.id, MatchSeat.player_id == where.player_id)
+            .scalar_subquery()
         )
-    if variant is not None:
-        query = query.where(Match.variant == variant)
+        query = query.where(mine.is_not(None))
+        if where.result == "won":
+            query = query.where(Match.status == "finished", Match.winner == mine)
+        elif where.result == "lost":
+            query = query.where(Match.status == "finished", Match.winner != mine)
+    if where.opponent is not None:
+        query = query.where(
+            Match.id.in_(select(MatchSeat.match_id).where(MatchSeat.player_id == where.opponent))
+        )
+    if where.variant is not None:
+        query = query.where(Match.variant == where.variant)
+    if where.rated is not None:
+        query = query.where(Match.rated.is_(where.rated))
+    if where.since is not None:
+        query = query.where(Match.started_at >= where.since)
+    if where.until is not None:
+        query = query.where(Match.started_at < where.until)
+    if where.finished_only:
+        query = query.where(Match.status == "finished")
     if before is not None:
         query = query.where(Match.id < before)
     return list(await session.scalars(query))
@@ -165,3 +205,30 @@ async def actions_after(session: AsyncSession, match_id: int, version: int) -> l
         .order_by(ActionRecord.version)
     )
     return list(await session.scalars(query))
+
+
+async def finished_seats_of(session: AsyncSession, player_id: str) -> list[tuple[Match, int]]:
+    """Every finished match of a player with the seat it played (for its statistics)."""
+    query = (
+        select(Match, MatchSeat.seat)
+        .join(MatchSeat, MatchSeat.match_id == Match.id)
+        .where(MatchSeat.player_id == player_id, Match.status == "finished")
+    )
+    return [(match, seat) for match, seat in await session.execute(query)]
+
+
+async def marriages_declared(session: AsyncSession, player_id: str) -> int:
+    """How many marriages the player declared over all its matches (from the action logs)."""
+    query = (
+        select(ActionRecord.action)
+        .join(
+            MatchSeat,
+            (MatchSeat.match_id == ActionRecord.match_id) & (MatchSeat.seat == ActionRecord.seat),
+        )
+        .where(
+            MatchSeat.player_id == player_id,
+            # Narrowed in the database, checked exactly below.
+            func.lower(cast(ActionRecord.action, String)).like("%marriage%"),
+        )
+    )
+    return sum(1 for action in await session.scalars(query) if action.get("marriage") is True)

@@ -9,7 +9,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -25,13 +36,38 @@ class Base(DeclarativeBase):
 
 
 class Player(Base):
-    """A guest identity. Only the SHA-256 of its bearer token is stored."""
+    """A player: a guest, or an account once it has a handle and a password.
+
+    ``handle_key`` is the handle's skeleton (``services.names.skeleton``): unique, so no two
+    accounts share a handle however it is spelt. ``password_hash`` is an Argon2id hash. A
+    deleted player keeps its row (its matches stay public) with its name replaced and
+    everything personal cleared.
+    """
 
     __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("handle_key", name="uq_players_handle_key"),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    handle: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    handle_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    password_hash: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    @property
+    def is_account(self) -> bool:
+        """True once the player has a handle and a password."""
+        return self.handle is not None and self.password_hash is not None
+
+
+class PlayerToken(Base):
+    """One signed-in device: the SHA-256 of its bearer token. Signing out deletes the row."""
+
+    __tablename__ = "player_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -51,6 +87,7 @@ class Table(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     seats: Mapped[int] = mapped_column(Integer)
     version: Mapped[int] = mapped_column(Integer, default=0)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_by: Mapped[str] = mapped_column(ForeignKey("players.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -85,6 +122,10 @@ class Match(Base):
     deals: Mapped[list[Any]] = mapped_column(JSON, default=list)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # Rated: a rated table's match between accounts only (decided when it starts). The
+    # marker is set in the transaction that stores the result and the new ratings, once.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    rating_applied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MatchSeat(Base):
@@ -112,4 +153,34 @@ class ActionRecord(Base):
     version: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Rating(Base):
+    """A player's rating in one family (``services.ratings.FAMILIES``)."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    family: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("ix_ratings_family_mu", "family", "mu"),)
+
+
+class RatingChange(Base):
+    """What one rated match did to one player's rating (the trend on a profile)."""
+
+    __tablename__ = "rating_changes"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    family: Mapped[str] = mapped_column(String(16))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -48,6 +48,16 @@ async def seats_of(session: AsyncSession, table_ids: Iterable[str]) -> dict[str,
     return await seated(session, TableSeat.table_id, TableSeat.seat, TableSeat.player_id, table_ids)
 
 
+async def open_tables_of(session: AsyncSession, player_id: str) -> list[str]:
+    """The ids of the open tables (waiting for players) where the player has a seat."""
+    query = (
+        select(TableSeat.table_id)
+        .join(Table, Table.id == TableSeat.table_id)
+        .where(TableSeat.player_id == player_id, Table.status == "open")
+    )
+    return list(await session.scalars(query))
+
+
 async def take_seat(session: AsyncSession, table_id: str, seat: int, player_id: str) -> None:
     """Seat a player (the unique constraints reject a taken seat or a second seat)."""
     session.add(TableSeat(table_id=table_id, seat=seat, player_id=player_id))

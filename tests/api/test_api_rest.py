@@ -21,7 +21,7 @@ async def test_a_guest_gets_an_id_a_trimmed_name_and_a_long_token(api: Api) -> N
     assert player["name"] == "Zsófi"
     assert len(player["token"]) >= 32
     me = await api.call("GET", "/api/players/me", player["token"])
-    assert me == {"id": player["id"], "name": "Zsófi"}
+    assert me == {"id": player["id"], "name": "Zsófi", "handle": None}
 
 
 async def test_names_must_have_1_to_24_printable_characters(api: Api) -> None:
@@ -29,6 +29,17 @@ async def test_names_must_have_1_to_24_printable_characters(api: Api) -> None:
         body = await api.call("POST", "/api/players", json={"name": name}, status=422)
         assert_error(body, "bad_name")
     assert (await api.call("POST", "/api/players", json={"name": "x" * 24}, status=201))["id"]
+
+
+async def test_names_that_look_blank_or_like_a_computer_player_are_refused(api: Api) -> None:
+    refused = {"\u3164": "name_blank", "a\u0301\u0301\u0301": "name_marks"}
+    refused["Computer (hard)"] = "name_reserved"
+    for name, code in refused.items():
+        body = await api.call("POST", "/api/players", json={"name": name}, status=422)
+        assert_error(body, code)
+    full_width = "\uff21\uff4e\uff4e\uff41"
+    player = await api.call("POST", "/api/players", json={"name": full_width}, status=201)
+    assert player["name"] == "Anna"
 
 
 async def test_a_missing_name_is_a_validation_error_naming_the_field(api: Api) -> None:

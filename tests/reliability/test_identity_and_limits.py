@@ -104,11 +104,11 @@ async def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPa
     class Row:
         token_hash = identity.hash_token("secret")
 
-    async def by_hash(_session: object, digest: str) -> Row | None:
-        return Row() if digest == Row.token_hash else None
+    async def by_hash(_session: object, digest: str) -> tuple[str, Row] | None:
+        return (Row.token_hash, Row()) if digest == Row.token_hash else None
 
     monkeypatch.setattr(identity.hmac, "compare_digest", compare_digest)
-    monkeypatch.setattr(identity.player_store, "player_by_token_hash", by_hash)
+    monkeypatch.setattr(identity.player_store, "token_owner", by_hash)
     assert isinstance(await identity.find_player(None, "secret"), Row)  # type: ignore[arg-type]
     assert compared == [(Row.token_hash, Row.token_hash)]
 

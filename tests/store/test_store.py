@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.services.hub import LocalHub
 from app.services.tables import TableService
-from app.store import Base, Player
+from app.store import Base, Match, PlayerToken
 from app.store import matches as match_store
 from app.store import players as player_store
 from app.store import tables as table_store
@@ -55,6 +55,21 @@ async def seed_table(session: AsyncSession) -> None:
     )
 
 
+async def seed_match(session: AsyncSession) -> Match:
+    """The seeded table with a live match of p0 (seat 0) and p1 (seat 1)."""
+    await seed_table(session)
+    return await match_store.add_match(
+        session,
+        table_id="t1",
+        variant="sixty-six",
+        rules={},
+        seed="s",
+        dealer=None,
+        base_version=0,
+        players=[(0, "p0"), (1, "p1")],
+    )
+
+
 async def test_the_migrations_build_exactly_the_models_schema(database_url: str) -> None:
     engine = create_engine(database_url)
     try:
@@ -80,17 +95,7 @@ async def test_migrations_go_down_and_up_again(database_url: str) -> None:
 
 async def test_the_log_holds_one_action_per_table_version(sessions) -> None:  # type: ignore[no-untyped-def]
     async with sessions.begin() as session:
-        await seed_table(session)
-        match = await match_store.add_match(
-            session,
-            table_id="t1",
-            variant="sixty-six",
-            rules={},
-            seed="s",
-            dealer=None,
-            base_version=0,
-            players=[(0, "p0"), (1, "p1")],
-        )
+        match = await seed_match(session)
         row = {"table_id": "t1", "match_id": match.id, "version": 1}
         await append(session, [{**row, "seat": 0, "action": {"type": "close"}}])
     with pytest.raises(IntegrityError):
@@ -157,7 +162,7 @@ async def test_tokens_are_stored_only_as_their_sha256(sessions) -> None:  # type
     service = TableService(sessions, LocalHub(), None, "http://x")  # type: ignore[arg-type]
     player, token = await service.create_player("Anna")
     async with sessions() as session:
-        stored = await session.scalar(select(Player).where(Player.id == player.id))
+        stored = await session.scalar(select(PlayerToken).where(PlayerToken.player_id == player.id))
     assert stored.token_hash == hashlib.sha256(token.encode()).hexdigest()
-    assert token not in (stored.token_hash, stored.id, stored.name)
+    assert token not in (stored.token_hash, stored.player_id)
     assert (await service.identify(token)).id == player.id

@@ -37,12 +37,28 @@ export async function call(method, path, body) {
   return data;
 }
 
-/** Become a guest called `name` (a new identity if the name changes). */
+/** Keep this identity ({id, name, handle?, token}) in this browser; null forgets it. */
+export function remember(identity) {
+  if (identity) localStorage.setItem(KEY, JSON.stringify(identity));
+  else localStorage.removeItem(KEY);
+}
+
+/** Play as `name`: a new guest the first time, the same player renamed afterwards (its
+ *  history and ratings stay), a new guest only when the old token no longer works. */
 export async function identify(name) {
   const current = me();
   if (current && current.name === name) return current;
+  if (current) {
+    try {
+      const renamed = await call("PATCH", "/api/players/me", { name });
+      remember({ ...current, ...renamed });
+      return me();
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) throw error;
+    }
+  }
   const created = await call("POST", "/api/players", { name });
-  localStorage.setItem(KEY, JSON.stringify(created));
+  remember(created);
   return created;
 }
 

@@ -1480,6 +1480,11 @@ export function cardShort(code) {
 
 export const SUIT_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
+/** Add strings for more pages: `{en: {...}, de: {...}, ...}`, one table per language. */
+export function addStrings(tables) {
+  for (const [code, table] of Object.entries(tables)) Object.assign(STRINGS[code], table);
+}
+
 /** The keys a test or a reviewer can use to check that every language has every string. */
 export function missingKeys() {
   const keys = Object.keys(STRINGS.en);

@@ -16,7 +16,7 @@ export function lobbyPage(root, navigate) {
   let editing = !me();
   let timer = null;
   let alive = true;
-  const form = { variant: "sixty-six", target: "7", claim: "auto", close_fail: "opponent_2_or_3", visibility: "public" };
+  const form = { variant: "sixty-six", target: "7", claim: "auto", close_fail: "opponent_2_or_3", visibility: "public", rated: "false" };
 
   async function refresh() {
     if (!alive) return;
@@ -56,6 +56,7 @@ export function lobbyPage(root, navigate) {
         variant: form.variant,
         options: { target: Number(form.target), claim: form.claim, close_fail: form.close_fail },
         visibility: form.visibility,
+        rated: form.rated === "true",
         ...extra,
       });
       navigate(`/t/${table.id}`);
@@ -134,6 +135,7 @@ export function lobbyPage(root, navigate) {
       select("claim", ["auto", "manual"].map((c) => [c, t(`claim_${c}`)])),
       select("close_fail", ["opponent_2_or_3", "closer_minus_3", "closer_value_min_2"].map((c) => [c, t(`close_fail_${c}`)])),
       select("visibility", ["public", "private"].map((c) => [c, t(`visibility_${c}`)])),
+      select("rated", ["false", "true"].map((c) => [c, t(`rated_${c}`)])),
       h("button", { class: "button primary wide", type: "submit", "data-action": "create" }, t("create")),
     );
   }

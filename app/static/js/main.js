@@ -5,7 +5,10 @@
 //   /history/{id}  the replay of one
 //   /history/{id}/verify  its deals re-dealt from the published seeds and checked
 //   /rules         how to play, with every option explained (#option-<name>)
+//   /account, /players/{id}, /leaderboard: see account.js
 
+import { accountPage, leaderboardPage, profilePage } from "./account.js";
+import { me } from "./api.js";
 import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
@@ -29,6 +32,9 @@ function route() {
   else if ((match = path.match(/^\/history\/(\d+)\/verify\/?$/))) page = verifyPage(app, match[1]);
   else if (path.startsWith("/history")) page = historyPage(app);
   else if (path.startsWith("/rules")) page = rulesPage(app);
+  else if ((match = path.match(/^\/players\/([\w.-]+)\/?$/))) page = profilePage(app, match[1]);
+  else if (path.startsWith("/leaderboard")) page = leaderboardPage(app);
+  else if (path.startsWith("/account")) page = accountPage(app, navigate);
   else page = lobbyPage(app, navigate);
   renderHeader();
 }
@@ -49,6 +55,8 @@ function renderHeader() {
     h("a", { href: "/", "data-link": true, "aria-current": here === "/" ? "page" : null }, t("nav_lobby")),
     h("a", { href: "/history", "data-link": true, "aria-current": here.startsWith("/history") ? "page" : null }, t("nav_history")),
     h("a", { href: "/rules", "data-link": true, "aria-current": here.startsWith("/rules") ? "page" : null }, t("nav_rules")),
+    h("a", { href: "/leaderboard", "data-link": true, "aria-current": here.startsWith("/leaderboard") ? "page" : null }, t("nav_leaderboard")),
+    h("a", { href: "/account", "data-link": true, "aria-current": here.startsWith("/account") ? "page" : null, "data-testid": "nav-account" }, me()?.handle || t("nav_account")),
   );
   const four = localStorage.getItem(FOUR_COLOUR) === "1";
   document.body.classList.toggle("four-colour", four);
