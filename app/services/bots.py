@@ -13,13 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
 from app.bots import LEVELS, choose_action
+from app.bots.worker import start_worker
 from app.engine import view
 from app.services.authority import ActionRejected, TableAuthority
 from app.services.errors import ServiceError, Unavailable
@@ -54,8 +56,14 @@ def bot_name(level: str) -> str:
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes for bot decisions (started fresh, not forked from the server)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    """Worker processes for bot decisions (started fresh, not forked from the server); each
+    exits by itself when the server dies, however it dies (``app.bots.worker``)."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=start_worker,
+        initargs=(os.getpid(),),
+    )
 
 
 class BotSeats:
@@ -157,13 +165,19 @@ class BotSeats:
         timeout = self.budget_s * 2 + SLACK_S
         for current in reversed(LEVELS[: LEVELS.index(level) + 1]):
             rng = random.Random(self._rng.getrandbits(64))
-            call = loop.run_in_executor(
-                self.executor(), self.choose, seen, current, rng, self.budget_s
-            )
             try:
+                call = loop.run_in_executor(
+                    self.executor(), self.choose, seen, current, rng, self.budget_s
+                )
                 return await asyncio.wait_for(call, timeout)
             except TimeoutError:
                 kind = "overran its budget"
+            except BrokenExecutor:
+                # A worker died (killed from outside): the next decision starts a new pool.
+                broken, self._executor = self._executor, None
+                if broken is not None:
+                    broken.shutdown(wait=False)
+                kind = "lost its worker process"
             except Exception as exc:  # a failing bot must not stop the table
                 kind = type(exc).__name__
             log.warning(
@@ -183,8 +197,11 @@ class BotSeats:
         for task in turns:
             task.cancel()
         await asyncio.gather(*turns, return_exceptions=True)
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            # Waits for the workers to exit (a decision under way ends within its budget), so
+            # none outlives the server and the pool's pipes and locks are released in order.
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
 
 def _fields(authority: TableAuthority) -> dict[str, Any]:
