@@ -18,8 +18,9 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import api_router, limits
+from app.api import api_router, docs, limits, metrics
 from app.api import errors as api_errors
+from app.api.headers import SecurityHeaders
 from app.services import Services
 from app.settings import Settings, get_settings
 
@@ -48,6 +49,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Authoritative server for Sixty-Six and Schnapsen",
         version="0.1.0",
         lifespan=lifespan,
+        openapi_url=docs.OPENAPI_PATH if settings.expose_api_docs else None,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.add_middleware(
@@ -56,9 +60,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_methods=["GET", "POST"],
         allow_headers=["Authorization", "Content-Type"],
     )
+    app.add_middleware(SecurityHeaders)
     api_errors.install(app)
     limits.install(app, settings)
     app.include_router(api_router)
+    if settings.expose_metrics:
+        app.include_router(metrics.router)
+    if settings.expose_api_docs:
+        docs.install(app)
     if STATIC.is_dir():
         serve_client(app)
     return app

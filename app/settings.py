@@ -52,6 +52,11 @@ class Settings(BaseSettings):
     bot_budget: float = Field(default=0.15, gt=0, le=5)
     bot_workers: int = Field(default=1, ge=0, le=64)
 
+    # /metrics (Prometheus) and /openapi.json with the /docs page are off on the app port
+    # unless turned on (app/api/docs.py says why the docs page stays off in production).
+    expose_metrics: bool = False
+    expose_api_docs: bool = False
+
     # How many matches the history endpoint returns at most per page.
     history_page_max: int = Field(default=100, ge=1)
 

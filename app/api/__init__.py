@@ -1,11 +1,12 @@
-"""HTTP and WebSocket routes: one router per resource, gathered in ``api_router``."""
+"""HTTP and WebSocket routes: one router per resource, gathered in ``api_router``
+(``/metrics`` is added by the application only when ``EXPOSE_METRICS`` is on)."""
 
 from fastapi import APIRouter
 
-from app.api import health, matches, metrics, players, tables, ws
+from app.api import health, matches, players, tables, ws
 
 api_router = APIRouter()
-for module in (health, metrics, players, tables, matches, ws):
+for module in (health, players, tables, matches, ws):
     api_router.include_router(module.router)
 
 __all__ = ["api_router"]
