@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from app.api import api_router, docs, limits, metrics
 from app.api import errors as api_errors
+from app.api.body_limit import BodyLimit
 from app.api.headers import SecurityHeaders
 from app.services import Services
 from app.settings import Settings, get_settings
@@ -43,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await services.close()
+            await app.state.limits.close()
 
     app = FastAPI(
         title="Talon",
@@ -60,6 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_methods=["GET", "POST"],
         allow_headers=["Authorization", "Content-Type"],
     )
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     api_errors.install(app)
     limits.install(app, settings)

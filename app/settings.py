@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     ws_ping_interval: float = Field(default=20.0, gt=0)
     ws_ping_timeout: float = Field(default=20.0, gt=0)
     ws_messages_per_second: float = Field(default=100.0, gt=0)
+    # Open table sockets per client address (per worker); more are closed with 4029.
+    ws_connections_per_address: int = Field(default=100, ge=1)
+    # HTTP request bodies past this size answer 413 body_too_large (app/api/body_limit.py).
+    max_body_bytes: int = Field(default=65_536, ge=1_024)
 
     # Creations per client address per minute (app/api/limits.py); 429 with Retry-After past them.
     players_per_minute: int = Field(default=30, ge=1)

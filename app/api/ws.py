@@ -16,7 +16,7 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from app.api.limits import Limits
+from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
 from app.services import Services
 from app.services.authority import TableAuthority
@@ -41,6 +41,7 @@ CLOSE_BAD_HELLO = 4000
 CLOSE_BAD_TOKEN = 4001
 CLOSE_NO_TABLE = 4004
 CLOSE_TOO_SLOW = 4008
+CLOSE_TOO_MANY = 4029
 
 # What a greeting meets when the database does not answer.
 UNAVAILABLE: tuple[type[Exception], ...] = (Unavailable, *STORE_ERRORS)
@@ -235,18 +236,43 @@ async def answer(
         connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
 
 
+async def refuse(websocket: WebSocket, code: int, frame: dict[str, Any], reason: str) -> None:
+    """Send one error frame and close with ``code``; never raises."""
+    with contextlib.suppress(Exception):
+        await websocket.send_json(frame)
+    await close(websocket, code, reason)
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """Greet, then alternate: client messages in, redacted frames out (see the module doc)."""
-    services: Services = websocket.app.state.services
     settings: Settings = websocket.app.state.settings
+    limits: Limits = websocket.app.state.limits
     await websocket.accept()
     if not websocket_origin_allowed(websocket, settings):
         refusal = error_frame("bad_origin", "This origin may not open a table.")
-        with contextlib.suppress(Exception):
-            await websocket.send_json(refusal)
-        await close(websocket, CLOSE_BAD_ORIGIN, "origin not allowed")
+        await refuse(websocket, CLOSE_BAD_ORIGIN, refusal, "origin not allowed")
         return
+    address = client_address(websocket)
+    if not limits.sockets.enter(address):
+        per_address = limits.sockets.per_address
+        refusal = error_frame(
+            "too_many_connections",
+            f"This address already has {per_address} table connections open; close one first.",
+        )
+        await refuse(websocket, CLOSE_TOO_MANY, refusal, "too many connections from this address")
+        return
+    try:
+        await serve_table(websocket, settings, limits, table_id)
+    finally:
+        limits.sockets.leave(address)
+
+
+async def serve_table(
+    websocket: WebSocket, settings: Settings, limits: Limits, table_id: str
+) -> None:
+    """One accepted table socket from its greeting to its end."""
+    services: Services = websocket.app.state.services
     try:
         greeted = await greet(websocket, services, settings, table_id)
     except WebSocketDisconnect:
@@ -259,7 +285,6 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         connection, player_id, since, max_replay=settings.ws_send_queue // 2
     )
     connection.start()
-    limits: Limits = websocket.app.state.limits
     bucket = limits.message_bucket()
     try:
         while not connection.closing:
