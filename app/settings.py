@@ -49,8 +49,11 @@ class Settings(BaseSettings):
     players_per_minute: int = Field(default=30, ge=1)
     tables_per_minute: int = Field(default=30, ge=1)
 
-    # Pause before a bot answers, so a human can follow its moves (seconds; 0 in tests).
+    # How long a bot's turn takes, so a human can follow its moves: BOT_PAUSE plus up to
+    # BOT_PAUSE_JITTER seconds, drawn before the bot looks at its cards, whatever it then
+    # thinks (app/services/bots.py; 0 in tests). Keep BOT_PAUSE above twice BOT_BUDGET.
     bot_pause: float = Field(default=0.6, ge=0)
+    bot_pause_jitter: float = Field(default=0.8, ge=0)
     # Thinking time per bot move (seconds), and the worker processes bots think in
     # (0: threads of the server process, for tests).
     bot_budget: float = Field(default=0.15, gt=0, le=5)

@@ -60,6 +60,8 @@ def settings_for(database_url: str, **overrides: Any) -> Settings:
         "database_url": database_url,
         "public_url": "http://testserver",
         "ws_hello_timeout": 2.0,
+        # Bots' turns take exactly BOT_PAUSE (0 where a test sets it so).
+        "bot_pause_jitter": 0.0,
     }
     values.update(overrides)
     return Settings(**values)

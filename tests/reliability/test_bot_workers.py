@@ -52,7 +52,7 @@ async def start_bot_workers(base: str, server_pid: int, want: int) -> list[int]:
 async def test_bot_workers_exit_when_their_server_is_killed(tmp_path: Path) -> None:
     port = free_port()
     base = f"127.0.0.1:{port}"
-    settings = {"BOT_WORKERS": "2", "BOT_PAUSE": "0", "BOT_BUDGET": "0.05"}
+    settings = {"BOT_WORKERS": "2", "BOT_PAUSE": "0", "BOT_PAUSE_JITTER": "0", "BOT_BUDGET": "0.05"}
     with served(tmp_path / "talon.db", port, tmp_path / "server.log", **settings) as server:
         await wait_healthy(base)
         # Two tables at once would be needed for the pool to start its second worker; one
@@ -77,7 +77,10 @@ async def test_ctrl_c_stops_the_server_and_its_workers_cleanly(tmp_path: Path) -
     port = free_port()
     base = f"127.0.0.1:{port}"
     log = tmp_path / "server.log"
-    settings = {"BOT_WORKERS": "2", "BOT_PAUSE": "0", "BOT_BUDGET": "1", "LOG_FORMAT": "text"}
+    settings = {
+        **{"BOT_WORKERS": "2", "BOT_PAUSE": "0", "BOT_PAUSE_JITTER": "0", "BOT_BUDGET": "1"},
+        "LOG_FORMAT": "text",
+    }
     with served(tmp_path / "talon.db", port, log, own_group=True, **settings) as server:
         await wait_healthy(base)
         await start_bot_workers(base, server.pid, want=1)

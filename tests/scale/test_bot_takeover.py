@@ -24,7 +24,7 @@ async def test_a_stalled_bot_turn_is_taken_over_by_another_worker(
     pg_cluster: PostgresCluster, redis_server: RedisServer, tmp_path: Path
 ) -> None:
     database = in_thread(lambda: asyncio.run(pg_cluster.fresh_database()))
-    quick = {"BOT_WORKERS": "0", "BOT_BUDGET": "0.1"}
+    quick = {"BOT_WORKERS": "0", "BOT_BUDGET": "0.1", "BOT_PAUSE_JITTER": "0"}
     one = Worker(database, redis_server.url, tmp_path, "worker1", BOT_PAUSE="600", **quick)
     two = Worker(database, redis_server.url, tmp_path, "worker2", BOT_PAUSE="0", **quick)
     rng = random.Random(5)
