@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
-from app.api.deps import HistoryDep
+from app.api.deps import OPTIONAL_TOKEN, HistoryDep, MaybePlayerDep
 from app.api.schemas import ErrorBody, MatchLog, MatchOut, MatchPage, MatchReplay
 from app.services.replay import replay_steps
 
@@ -17,13 +17,14 @@ MatchId = Annotated[int, Path(ge=1, le=MAX_ID)]
 router = APIRouter(
     prefix="/api/matches",
     tags=["matches"],
-    responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}, 422: {"model": ErrorBody}},
 )
 
 
-@router.get("", response_model=MatchPage)
+@router.get("", response_model=MatchPage, openapi_extra=OPTIONAL_TOKEN)
 async def list_matches(
     history: HistoryDep,
+    viewer: MaybePlayerDep,
     player: Annotated[str | None, Query(max_length=64)] = None,
     variant: Annotated[str | None, Query(max_length=32)] = None,
     limit: Annotated[int, Query()] = 20,
@@ -31,25 +32,43 @@ async def list_matches(
         int | None, Query(ge=1, le=MAX_ID, description="the previous page's 'next'")
     ] = None,
 ) -> Any:
-    """Matches newest first, optionally of one player or one variant."""
-    return await history.list_matches(player_id=player, variant=variant, limit=limit, before=before)
+    """Matches newest first, optionally of one player or one variant. A private table's
+    matches are listed to those who played them, and to others once over (unless its players
+    chose ``history: never``)."""
+    return await history.list_matches(
+        player_id=player,
+        variant=variant,
+        limit=limit,
+        before=before,
+        viewer_id=viewer.id if viewer else None,
+    )
 
 
-@router.get("/{match_id}", response_model=MatchOut)
-async def get_match(match_id: MatchId, history: HistoryDep) -> Any:
+@router.get("/{match_id}", response_model=MatchOut, openapi_extra=OPTIONAL_TOKEN)
+async def get_match(match_id: MatchId, history: HistoryDep, viewer: MaybePlayerDep) -> Any:
     """Players, rules, result and each finished deal (seeds only once the match is over)."""
-    return await history.get_match(match_id)
+    return await history.get_match(match_id, viewer.id if viewer else None)
 
 
-@router.get("/{match_id}/log", response_model=MatchLog, responses={409: {"model": ErrorBody}})
-async def match_log(match_id: MatchId, history: HistoryDep) -> Any:
+@router.get(
+    "/{match_id}/log",
+    response_model=MatchLog,
+    responses={409: {"model": ErrorBody}},
+    openapi_extra=OPTIONAL_TOKEN,
+)
+async def match_log(match_id: MatchId, history: HistoryDep, viewer: MaybePlayerDep) -> Any:
     """The seed and every action; 409 ``match_live`` while the match runs."""
-    return await history.match_log(match_id)
+    return await history.match_log(match_id, viewer.id if viewer else None)
 
 
-@router.get("/{match_id}/replay", response_model=MatchReplay, responses={409: {"model": ErrorBody}})
-async def match_replay(match_id: MatchId, history: HistoryDep) -> Any:
+@router.get(
+    "/{match_id}/replay",
+    response_model=MatchReplay,
+    responses={409: {"model": ErrorBody}},
+    openapi_extra=OPTIONAL_TOKEN,
+)
+async def match_replay(match_id: MatchId, history: HistoryDep, viewer: MaybePlayerDep) -> Any:
     """Every step of a finished match with all hands open; 409 ``match_live`` while it runs."""
-    log = await history.match_log(match_id)
+    log = await history.match_log(match_id, viewer.id if viewer else None)
     steps = replay_steps(log)
     return {**{k: v for k, v in log.items() if k != "actions"}, "steps": steps}

@@ -49,6 +49,16 @@ class TableCreate(BaseModel):
     variant: str = Field(default="sixty-six", examples=["sixty-six", "schnapsen"])
     options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 10}])
     visibility: Literal["public", "private"] = "public"
+    spectators: bool = Field(
+        default=True,
+        description="Whether anyone but the players may watch (a private table: with its "
+        "invite link).",
+    )
+    history: Literal["after_match", "never"] = Field(
+        default="after_match",
+        description="When a private table's matches appear in history to those who did not "
+        "play them: once over, or never.",
+    )
     bots: dict[int, BotLevel] = Field(
         default_factory=dict,
         description="Seats (other than 0) given to computer players, with their strength.",
@@ -87,6 +97,8 @@ class TableOut(BaseModel):
     variant: str
     options: dict[str, Any]
     visibility: str
+    spectators: bool
+    history: str
     status: Literal["open", "live", "finished"]
     seats: list[SeatOut]
     match_id: int | None

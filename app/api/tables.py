@@ -30,7 +30,13 @@ async def create_table(
     whose seats are then all taken starts its match). Unknown variants, options, bot seats or
     levels answer 422."""
     return await tables.create_table(
-        player, body.variant, body.options, body.visibility, dict(body.bots)
+        player,
+        body.variant,
+        body.options,
+        body.visibility,
+        dict(body.bots),
+        spectators=body.spectators,
+        history=body.history,
     )
 
 
@@ -40,7 +46,8 @@ async def list_tables(
     player: MaybePlayerDep,
     status: Literal["open", "live"] = "open",
 ) -> Any:
-    """Public tables waiting for players (``open``) or under way to watch (``live``)."""
+    """Public tables waiting for players (``open``) or under way to watch (``live``: those
+    whose players let spectators in)."""
     return {"tables": await tables.list_tables(status, player.id if player else None)}
 
 

@@ -22,6 +22,7 @@ from app.services import Services
 from app.services.authority import TableAuthority
 from app.services.errors import (
     STORE_ERRORS,
+    Forbidden,
     NotFound,
     ServiceError,
     Unauthorized,
@@ -40,6 +41,7 @@ CLOSE_TRY_LATER = 1013
 CLOSE_BAD_HELLO = 4000
 CLOSE_BAD_TOKEN = 4001
 CLOSE_NO_TABLE = 4004
+CLOSE_MAY_NOT_WATCH = 4005
 CLOSE_TOO_SLOW = 4008
 CLOSE_TOO_MANY = 4029
 
@@ -179,18 +181,27 @@ async def greet(
         await websocket.send_json(problem or error_frame("hello_expected", "Send hello first."))
         await close(websocket, CLOSE_BAD_HELLO, "send hello first")
         return None
-    token, since = hello.get("token"), hello.get("since")
-    if not (token is None or isinstance(token, str)) or not (
-        since is None or (isinstance(since, int) and not isinstance(since, bool))
+    token, since, invite = hello.get("token"), hello.get("since"), hello.get("invite")
+    if (
+        not (token is None or isinstance(token, str))
+        or not (invite is None or isinstance(invite, str))
+        or not (since is None or (isinstance(since, int) and not isinstance(since, bool)))
     ):
         await websocket.send_json(
-            error_frame("bad_message", "token must be a string, since an integer or null.")
+            error_frame(
+                "bad_message", "token and invite must be strings, since an integer or null."
+            )
         )
         await close(websocket, CLOSE_BAD_HELLO, "bad hello")
         return None
     try:
         authority = await services.tables.authority(table_id)
         player = await services.tables.identify(token) if token else None
+        services.tables.check_watcher(authority, player.id if player else None, invite)
+    except Forbidden as exc:
+        await websocket.send_json(error_frame(exc.code, exc.message))
+        await close(websocket, CLOSE_MAY_NOT_WATCH, "may not watch this table")
+        return None
     except NotFound as exc:
         await websocket.send_json(error_frame(exc.code, exc.message))
         await close(websocket, CLOSE_NO_TABLE, "no such table")

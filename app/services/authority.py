@@ -154,6 +154,10 @@ class TableAuthority:
     state: State | None = None
     records: list[VersionRecord] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Whether anyone but the seated players may watch, and when strangers see its matches in
+    # history (``after_match`` or ``never``): the players' choice when the table was opened.
+    spectators: bool = True
+    history: str = "after_match"
     # With a bus, other workers share the database: check the store before trusting memory
     # (see ``catch_up``) and tell them about every accepted action through the bus.
     bus: Bus = NO_BUS
@@ -187,6 +191,8 @@ class TableAuthority:
             "variant": self.variant,
             "options": self.options,
             "visibility": self.visibility,
+            "spectators": self.spectators,
+            "history": self.history,
             "status": self.status,
             "seats": [
                 {

@@ -2,6 +2,10 @@
 
 A running match shows its players and the results of finished deals, never its seeds; its
 full log (seeds and every action) is public only once the match is over (RULES.md 4 and 7).
+
+A private table's matches are not shown to those who did not play them while they run, nor
+ever if its players chose ``history: never`` (``app.store.matches.visible_to``); to them such a
+match does not exist (404 ``match_not_found``).
 """
 
 from __future__ import annotations
@@ -49,13 +53,20 @@ class HistoryService:
         variant: str | None,
         limit: int,
         before: int | None,
+        viewer_id: str | None = None,
     ) -> dict[str, Any]:
-        """A page of matches, newest first, with the cursor of the next page (or None)."""
+        """A page of the matches ``viewer_id`` (None: anyone) may see, newest first, with the
+        cursor of the next page (or None)."""
         if not 1 <= limit <= self.page_max:
             raise Invalid("bad_limit", f"limit must be between 1 and {self.page_max}.")
         async with self.sessions() as session:
             matches = await match_store.list_matches(
-                session, player_id=player_id, variant=variant, before=before, limit=limit + 1
+                session,
+                player_id=player_id,
+                variant=variant,
+                before=before,
+                limit=limit + 1,
+                viewer_id=viewer_id,
             )
             page = matches[:limit]
             seats = await match_store.seats_of_matches(session, [m.id for m in page])
@@ -64,17 +75,17 @@ class HistoryService:
             "next": page[-1].id if len(matches) > limit else None,
         }
 
-    async def get_match(self, match_id: int) -> dict[str, Any]:
+    async def get_match(self, match_id: int, viewer_id: str | None = None) -> dict[str, Any]:
         """One match's public record."""
         async with self.sessions() as session:
-            match = await self._find(session, match_id)
+            match = await self._find(session, match_id, viewer_id)
             seats = await match_store.seats_of_matches(session, [match_id])
         return match_json(match, seats[match_id])
 
-    async def match_log(self, match_id: int) -> dict[str, Any]:
+    async def match_log(self, match_id: int, viewer_id: str | None = None) -> dict[str, Any]:
         """Seed and every action of a finished match; ``Conflict`` while it runs."""
         async with self.sessions() as session:
-            match = await self._find(session, match_id)
+            match = await self._find(session, match_id, viewer_id)
             if match.status != "finished":
                 raise Conflict("match_live", "The log is published once the match is over.")
             seats = await match_store.seats_of_matches(session, [match_id])
@@ -89,8 +100,8 @@ class HistoryService:
         return record
 
     @staticmethod
-    async def _find(session: AsyncSession, match_id: int) -> Match:
-        match = await match_store.get_match(session, match_id)
+    async def _find(session: AsyncSession, match_id: int, viewer_id: str | None) -> Match:
+        match = await match_store.get_visible_match(session, match_id, viewer_id)
         if match is None:
             raise NotFound("match_not_found", "There is no such match.")
         return match

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import ColumnElement, Connection, and_, bindparam, insert, or_, select, update
 
 from app.store.db import AsyncSession, BoundStatement
-from app.store.models import ActionRecord, Match, MatchSeat, utcnow
+from app.store.models import ActionRecord, Match, MatchSeat, Table, utcnow
 from app.store.players import SeatRow, seated
 
 
@@ -46,6 +46,29 @@ async def add_match(
 async def get_match(session: AsyncSession, match_id: int) -> Match | None:
     """One match by id."""
     return await session.get(Match, match_id)
+
+
+def visible_to(viewer_id: str | None) -> ColumnElement[bool]:
+    """Which matches ``viewer_id`` (None: anyone) may find in history: every match of a
+    public table; a private table's once it is over, unless its players chose ``never``;
+    and every match the viewer played in."""
+    shown = or_(
+        Table.visibility == "public",
+        and_(Match.status == "finished", Table.history == "after_match"),
+    )
+    if viewer_id is not None:
+        played = select(MatchSeat.match_id).where(MatchSeat.player_id == viewer_id)
+        shown = or_(shown, Match.id.in_(played))
+    table_of_match = select(Table.id).where(Table.id == Match.table_id, shown)
+    return table_of_match.exists()
+
+
+async def get_visible_match(
+    session: AsyncSession, match_id: int, viewer_id: str | None
+) -> Match | None:
+    """One match by id, if ``viewer_id`` may see it (``visible_to``)."""
+    query = select(Match).where(Match.id == match_id, visible_to(viewer_id))
+    return (await session.scalars(query)).first()
 
 
 # Prebuilt once: building a statement costs more than running it, and a deal ends every
@@ -93,9 +116,11 @@ async def list_matches(
     variant: str | None = None,
     before: int | None = None,
     limit: int = 20,
+    viewer_id: str | None = None,
 ) -> list[Match]:
-    """Matches newest first; ``before`` is the id of the last match of the previous page."""
-    query = select(Match).order_by(Match.id.desc()).limit(limit)
+    """Matches ``viewer_id`` may see (``visible_to``), newest first; ``before`` is the id of
+    the last match of the previous page."""
+    query = select(Match).where(visible_to(viewer_id)).order_by(Match.id.desc()).limit(limit)
     if player_id is not None:
         query = query.where(
             Match.id.in_(select(MatchSeat.match_id).where(MatchSeat.player_id == player_id))

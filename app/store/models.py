@@ -9,7 +9,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    true,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -48,6 +58,13 @@ class Table(Base):
     variant: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     visibility: Mapped[str] = mapped_column(String(16))
+    # Whether anyone but the seated players may watch (a private table: with its invite code).
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # When a private table's matches appear in history to those who did not play them:
+    # ``after_match`` (once over) or ``never``.
+    history: Mapped[str] = mapped_column(
+        String(16), default="after_match", server_default="after_match"
+    )
     status: Mapped[str] = mapped_column(String(16), index=True)
     seats: Mapped[int] = mapped_column(Integer)
     version: Mapped[int] = mapped_column(Integer, default=0)

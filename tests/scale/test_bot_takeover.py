@@ -38,7 +38,8 @@ async def test_a_stalled_bot_turn_is_taken_over_by_another_worker(
                 anna["token"], options={"target": 1}, visibility="private", bots={"1": "easy"}
             )
         assert table["status"] == "live"
-        human, spectator = FoldingViewer(anna["token"]), FoldingViewer(None)
+        human = FoldingViewer(anna["token"])
+        spectator = FoldingViewer(None, invite=table["invite_code"])  # a private table
         await human.connect(one.base, table["id"], None)
         await spectator.connect(two.base, table["id"], None)
         killed = False
