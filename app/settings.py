@@ -6,6 +6,7 @@ Example: ``DATABASE_URL=postgresql+asyncpg://talon@localhost/talon talon serve``
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -24,8 +25,9 @@ class Settings(BaseSettings):
     )
     public_url: str = "http://127.0.0.1:8000"
     log_level: str = "info"
-    # "json": one JSON object per line (app/logs.py); "text" for reading by eye.
-    log_format: str = "json"
+    # "json": one JSON object per line (app/logs.py); "text" for reading by eye; "auto": text
+    # when standard error is a terminal, else JSON.
+    log_format: Literal["auto", "text", "json"] = "auto"
 
     # Several workers sharing one PostgreSQL database: set REDIS_URL (redis://host:6379/0)
     # on every worker. Tables then follow each other through Redis pub/sub, and each worker
