@@ -59,7 +59,7 @@ async def test_a_stalled_bot_turn_is_taken_over_by_another_worker(
             await spectator.catch_up(human.version)
         assert killed, "the human never handed the move to the bot"
         for viewer, token in ((human, anna["token"]), (spectator, None)):
-            fresh = FoldingViewer(token)
+            fresh = FoldingViewer(token, viewer.invite)
             await fresh.connect(two.base, table["id"], None)
             assert viewer.view == fresh.view  # every version folded once, nothing missing
         assert any("taking it over" in line for line in two.log_lines())
