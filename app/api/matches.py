@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
-from app.api.deps import OPTIONAL_TOKEN, HistoryDep, MaybePlayerDep
+from app.api.deps import OPTIONAL_TOKEN, HistoryDep, ViewerIdDep
 from app.api.schemas import ErrorBody, MatchLog, MatchOut, MatchPage, MatchReplay
 from app.services.replay import replay_steps
 
@@ -24,7 +24,7 @@ router = APIRouter(
 @router.get("", response_model=MatchPage, openapi_extra=OPTIONAL_TOKEN)
 async def list_matches(
     history: HistoryDep,
-    viewer: MaybePlayerDep,
+    viewer: ViewerIdDep,
     player: Annotated[str | None, Query(max_length=64)] = None,
     variant: Annotated[str | None, Query(max_length=32)] = None,
     limit: Annotated[int, Query()] = 20,
@@ -40,35 +40,32 @@ async def list_matches(
         variant=variant,
         limit=limit,
         before=before,
-        viewer_id=viewer.id if viewer else None,
+        viewer_id=viewer,
     )
 
 
+# What the routes of a finished match's record have in common in the schema.
+FINISHED_ONLY: dict[str, Any] = {
+    "responses": {409: {"model": ErrorBody}},
+    "openapi_extra": OPTIONAL_TOKEN,
+}
+
+
 @router.get("/{match_id}", response_model=MatchOut, openapi_extra=OPTIONAL_TOKEN)
-async def get_match(match_id: MatchId, history: HistoryDep, viewer: MaybePlayerDep) -> Any:
+async def get_match(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
     """Players, rules, result and each finished deal (seeds only once the match is over)."""
-    return await history.get_match(match_id, viewer.id if viewer else None)
+    return await history.get_match(match_id, viewer)
 
 
-@router.get(
-    "/{match_id}/log",
-    response_model=MatchLog,
-    responses={409: {"model": ErrorBody}},
-    openapi_extra=OPTIONAL_TOKEN,
-)
-async def match_log(match_id: MatchId, history: HistoryDep, viewer: MaybePlayerDep) -> Any:
+@router.get("/{match_id}/log", response_model=MatchLog, **FINISHED_ONLY)
+async def match_log(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
     """The seed and every action; 409 ``match_live`` while the match runs."""
-    return await history.match_log(match_id, viewer.id if viewer else None)
+    return await history.match_log(match_id, viewer)
 
 
-@router.get(
-    "/{match_id}/replay",
-    response_model=MatchReplay,
-    responses={409: {"model": ErrorBody}},
-    openapi_extra=OPTIONAL_TOKEN,
-)
-async def match_replay(match_id: MatchId, history: HistoryDep, viewer: MaybePlayerDep) -> Any:
+@router.get("/{match_id}/replay", response_model=MatchReplay, **FINISHED_ONLY)
+async def match_replay(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
     """Every step of a finished match with all hands open; 409 ``match_live`` while it runs."""
-    log = await history.match_log(match_id, viewer.id if viewer else None)
+    log = await history.match_log(match_id, viewer)
     steps = replay_steps(log)
     return {**{k: v for k, v in log.items() if k != "actions"}, "steps": steps}
