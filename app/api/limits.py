@@ -128,10 +128,6 @@ class OpenSockets:
         else:
             self._open.pop(address, None)
 
-    def count(self, address: str) -> int:
-        """How many sockets ``address`` holds open now."""
-        return self._open.get(address, 0)
-
 
 class Limits:
     """The application's limiters, built from its settings."""

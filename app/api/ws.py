@@ -197,7 +197,7 @@ async def greet(
     try:
         authority = await services.tables.authority(table_id)
         player = await services.tables.identify(token) if token else None
-        services.tables.check_watcher(authority, player.id if player else None, invite)
+        await services.tables.check_watcher(authority, player.id if player else None, invite)
     except Forbidden as exc:
         await websocket.send_json(error_frame(exc.code, exc.message))
         await close(websocket, CLOSE_MAY_NOT_WATCH, "may not watch this table")

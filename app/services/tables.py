@@ -389,15 +389,18 @@ class TableService:
             await authority.refresh()
         return self.table_json(authority, player_id)
 
-    @staticmethod
-    def check_watcher(
-        authority: TableAuthority, player_id: str | None, invite_code: str | None
+    async def check_watcher(
+        self, authority: TableAuthority, player_id: str | None, invite_code: str | None
     ) -> None:
         """Refuse to show the table to someone not seated at it, unless spectators may
         watch: ``Forbidden`` ``no_spectators`` when the players keep them out, and
         ``invite_required`` at a private table without its invite code."""
         if authority.seat_of(player_id) is not None:
             return
+        if player_id is not None and self.shared:
+            await authority.refresh()  # seated a moment ago through another worker?
+            if authority.seat_of(player_id) is not None:
+                return
         if not authority.spectators:
             raise Forbidden("no_spectators", "The players at this table do not allow spectators.")
         if authority.visibility == "private" and not invite_matches(authority, invite_code):

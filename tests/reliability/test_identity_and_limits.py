@@ -266,6 +266,22 @@ async def test_an_address_limit_keeps_addresses_and_limits_apart() -> None:
     assert await tables.take("a") == 0 and await tables.take("a") > 0
 
 
+async def test_an_unreachable_limit_store_lets_requests_through_and_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Redis down must not take sign-ups down with it: the limit is a guard, not a record."""
+
+    class Unreachable(MovingWindowRateLimiter):
+        async def hit(self, *_: Any, **__: Any) -> bool:
+            raise ConnectionError("redis is gone")
+
+    limit = AddressLimit("players", 1, Unreachable(MemoryStorage()))
+    with caplog.at_level("WARNING", logger="app.api.limits"):
+        assert [await limit.take("a") for _ in range(3)] == [0, 0, 0]
+    warnings = [r.getMessage() for r in caplog.records]
+    assert warnings == ["rate limit players not checked: ConnectionError"]  # once, not a flood
+
+
 async def test_a_token_appears_only_in_the_response_that_created_it(tmp_path: Path) -> None:
     """A whole match over the real server, its log at debug level: every REST body, every
     frame and every log line is searched for both players' tokens and their hashes."""
