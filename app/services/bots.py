@@ -202,7 +202,10 @@ class BotSeats:
                 call = loop.run_in_executor(
                     self.executor(), self.choose, seen, current, rng, self.budget_s
                 )
-                return await asyncio.wait_for(call, timeout)
+                # Not wait_for: on Python 3.11 it swallows a cancellation that arrives as
+                # the decision completes, and a cancelled turn would then wait out its delay.
+                async with asyncio.timeout(timeout):
+                    return await call
             except TimeoutError:
                 kind = "overran its budget"
             except BrokenExecutor:

@@ -8,6 +8,7 @@ many). Nothing depends on the machine's speed.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -105,3 +106,25 @@ async def test_the_delay_is_drawn_before_the_bot_looks_at_its_cards() -> None:
     first, again = await turn_times(many, seed=1), await turn_times(many, seed=1)
     other = await turn_times(many, seed=2)
     assert first == again and first != other
+
+
+async def test_a_turn_cancelled_as_its_decision_completes_is_cancelled() -> None:
+    """A server stopping cancels its bots' turns; a cancellation that arrives just as the
+    decision completes must not be lost (the turn would then wait out its whole delay, and
+    the server's shutdown with it)."""
+    seats = BotSeats(
+        lambda: ThreadPoolExecutor(1),
+        3600.0,
+        BUDGET_S,
+        choose=lambda seen, *_: seen["legal"][0],
+    )
+    seen, rng = position(4), random.Random(5)
+    try:
+        for _ in range(300):
+            turn = asyncio.ensure_future(seats.paced(seats.decide(seen, "easy", "table")))
+            await asyncio.sleep(rng.choice([0, 0, 0.0002, 0.0005, 0.001]))
+            turn.cancel()
+            await asyncio.wait([turn], timeout=2)
+            assert turn.cancelled(), "the cancellation was lost"
+    finally:
+        await seats.close()
