@@ -4,7 +4,9 @@ bot workers, and whether a process is still running."""
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
+from typing import Any
 
 PROC = Path("/proc")
 BOT_WORKER = "multiprocessing.spawn"
@@ -66,3 +68,16 @@ def marked(marker: str) -> list[int]:
         if marker.encode() in environment and BOT_WORKER in command_line(pid) and running(pid):
             found.append(pid)
     return found
+
+
+def signal_bits(pid: int, field: str) -> int:
+    """A process's signal mask from ``/proc`` (``SigBlk``: blocked, ``SigIgn``: ignored)."""
+    for line in (PROC / str(pid) / "status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1], 16)
+    raise LookupError(field)
+
+
+def blocked_signals(answer: Any) -> None:
+    """Run in a child process: put the signals it started with blocked on ``answer``."""
+    answer.put(sorted(int(s) for s in signal.pthread_sigmask(signal.SIG_BLOCK, set())))

@@ -8,7 +8,9 @@ process is no longer the server.
 
 A worker also ignores SIGINT: Ctrl-C in a terminal reaches the server's whole process group,
 and a worker dying of it broke the pool under the server's feet (tracebacks on every stop).
-The server stops its workers itself when it shuts down.
+The server stops its workers itself when it shuts down. A worker starts with SIGINT blocked
+(``WorkerContext``: the signal mask is inherited across fork and exec), so not even a Ctrl-C
+while it is still importing reaches it before ``start_worker`` ignores the signal.
 """
 
 from __future__ import annotations
@@ -17,9 +19,31 @@ import os
 import signal
 import threading
 import time
+from multiprocessing.context import SpawnContext, SpawnProcess
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 CHECK_S = 0.5
 """How often a worker checks that the server is still its parent (seconds)."""
+
+
+class _CtrlCBlockedProcess(SpawnProcess):
+    """A spawned process that starts with SIGINT blocked."""
+
+    @staticmethod
+    def _Popen(process_obj: BaseProcess) -> Any:
+        # Blocked, not ignored: a Ctrl-C meant for the server waits, and reaches it right after.
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return SpawnProcess._Popen(process_obj)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+class WorkerContext(SpawnContext):
+    """The ``spawn`` start method, its processes starting with SIGINT blocked."""
+
+    Process = _CtrlCBlockedProcess
 
 
 def parent_gone(server_pid: int) -> bool:
@@ -33,6 +57,7 @@ def start_worker(server_pid: int, check_s: float = CHECK_S) -> None:
     server is already gone, else watch it from a daemon thread and exit within ``check_s``
     seconds of its death."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one is dropped
     if parent_gone(server_pid):
         os._exit(0)
     watcher = threading.Thread(

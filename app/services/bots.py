@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import random
 import time
@@ -28,7 +27,7 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from app.bots import LEVELS, choose_action
-from app.bots.worker import start_worker
+from app.bots.worker import WorkerContext, start_worker
 from app.engine import view
 from app.services.authority import ActionRejected, TableAuthority
 from app.services.errors import ServiceError, Unavailable
@@ -68,7 +67,7 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
     exits by itself when the server dies, however it dies (``app.bots.worker``)."""
     return ProcessPoolExecutor(
         max_workers=workers,
-        mp_context=multiprocessing.get_context("spawn"),
+        mp_context=WorkerContext(),
         initializer=start_worker,
         initargs=(os.getpid(),),
     )

@@ -16,7 +16,9 @@ from pathlib import Path
 
 import httpx
 
-from tests.processes import bot_workers, children, running
+from app.bots.worker import WorkerContext
+from app.services.bots import process_pool
+from tests.processes import blocked_signals, bot_workers, children, running, signal_bits
 from tests.reliability.server import served, wait_healthy
 from tests.support import Api, Client, free_port, pick
 
@@ -95,3 +97,23 @@ async def test_ctrl_c_stops_the_server_and_its_workers_cleanly(tmp_path: Path) -
     for noise in ("Traceback", "KeyboardInterrupt", "BrokenProcessPool", "leaked semaphore"):
         assert noise not in text, text[-3000:]
     assert "Finished server process" in text
+
+
+def test_bot_workers_start_deaf_to_ctrl_c_and_stay_so() -> None:
+    """A Ctrl-C while a worker is still importing used to kill it with a traceback: workers
+    start with SIGINT blocked, then ignore it once they run."""
+    context = WorkerContext()
+    answer = context.SimpleQueue()
+    starting = context.Process(target=blocked_signals, args=(answer,))
+    starting.start()
+    assert signal.SIGINT in answer.get()
+    starting.join(10)
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())  # not here
+    pool = process_pool(1)
+    try:
+        worker = pool.submit(os.getpid).result(timeout=60)
+        sigint = 1 << (signal.SIGINT - 1)
+        assert signal_bits(worker, "SigIgn") & sigint
+        assert not signal_bits(worker, "SigBlk") & sigint
+    finally:
+        pool.shutdown()
