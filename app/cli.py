@@ -1,7 +1,8 @@
 """The ``talon`` command: ``talon migrate`` and ``talon serve``.
 
 Settings come from the environment (``DATABASE_URL``, ``HOST``, ``PORT``, ...); the flags
-below override host and port.
+below override host and port. Unless ``PUBLIC_URL`` and ``ALLOWED_ORIGINS`` are set, they
+follow the address served, so invite links point where the server really is.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import argparse
 import contextlib
 import logging
 import resource
+import socket
 import sys
 
 from app import logs
@@ -32,13 +34,43 @@ def raise_open_file_limit() -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
+ANY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+def lan_address() -> str:
+    """This machine's address on its local network, as another machine would reach it (the
+    interface a packet to a private address would leave by; nothing is sent)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 1))
+        return str(probe.getsockname()[0])
+    return "127.0.0.1"
+
+
+def served_at(settings: Settings, host: str, port: int) -> Settings:
+    """``settings`` for serving on ``host``:``port``: ``PUBLIC_URL`` and ``ALLOWED_ORIGINS``
+    follow that address unless they were set (all interfaces: the local network address)."""
+    update: dict[str, object] = {"host": host, "port": port}
+    if "public_url" not in settings.model_fields_set:
+        shown = lan_address() if host in ANY_ADDRESS else host
+        shown = f"[{shown}]" if ":" in shown else shown
+        update["public_url"] = f"http://{shown}:{port}"
+    if "allowed_origins" not in settings.model_fields_set:
+        public = str(update.get("public_url", settings.public_url)).rstrip("/")
+        local = [f"http://127.0.0.1:{port}", f"http://localhost:{port}"]
+        update["allowed_origins"] = list(dict.fromkeys([public, *local]))
+    return settings.model_copy(update=update)
+
+
 def serve(settings: Settings, host: str, port: int, apply_migrations: bool = True) -> None:
     """Apply migrations (unless told not to), then run the server until interrupted."""
     import uvicorn
 
     from app.main import create_app
 
-    logging.getLogger(__name__).info("open-file limit: %d", raise_open_file_limit())
+    settings = served_at(settings, host, port)
+    log = logging.getLogger(__name__)
+    log.info("open-file limit: %d", raise_open_file_limit())
+    log.info("invite links point to %s (PUBLIC_URL)", settings.public_url)
     if apply_migrations:
         migrate(settings)
     uvicorn.run(
@@ -46,7 +78,7 @@ def serve(settings: Settings, host: str, port: int, apply_migrations: bool = Tru
         host=host,
         port=port,
         log_level=settings.log_level,
-        log_config=logs.config(settings.log_format, settings.log_level),
+        log_config=logs.config(logs.resolve(settings.log_format), settings.log_level),
         access_log=False,
         ws_max_size=settings.ws_max_frame_bytes * 4,
         # Table frames are a few hundred bytes: compressing them costs more CPU on both
@@ -70,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     settings = get_settings()
-    logs.configure(settings.log_format, "info")
+    logs.configure(logs.resolve(settings.log_format), "info")
     if args.command == "migrate":
         migrate(settings)
     else:

@@ -1,4 +1,5 @@
-"""Structured logs: one JSON object per line on standard error.
+"""Logs on standard error: one JSON object per line in production, plain lines in a terminal
+(``LOG_FORMAT``: ``auto``, the default, picks by whether standard error is a terminal).
 
 Every line about a table carries ``table_id`` and ``version`` (pass them as ``extra``), so
 the lines of one table can be followed across workers. Nothing secret is logged: tokens,
@@ -12,8 +13,9 @@ from __future__ import annotations
 import json
 import logging
 import logging.config
+import sys
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TextIO
 
 # Extra fields copied from a log record when present.
 FIELDS = ("table_id", "version", "match_id", "worker")
@@ -44,6 +46,15 @@ class NoRequestLines(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = str(record.msg)
         return not (message.startswith('%s - "WebSocket') or message.startswith("connection "))
+
+
+def resolve(log_format: str, stream: TextIO | None = None) -> str:
+    """``text`` or ``json``: ``auto`` is ``text`` when ``stream`` (standard error) is a
+    terminal, where a person reads it, and ``json`` elsewhere (a service, a container)."""
+    if log_format != "auto":
+        return log_format
+    stream = stream or sys.stderr
+    return "text" if stream.isatty() else "json"
 
 
 def config(log_format: str, level: str) -> dict[str, Any]:

@@ -18,8 +18,10 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import api_router, limits
+from app.api import api_router, docs, limits, metrics
 from app.api import errors as api_errors
+from app.api.body_limit import BodyLimit
+from app.api.headers import SecurityHeaders
 from app.services import Services
 from app.settings import Settings, get_settings
 
@@ -42,12 +44,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await services.close()
+            await app.state.limits.close()
 
     app = FastAPI(
         title="Talon",
         summary="Authoritative server for Sixty-Six and Schnapsen",
         version="0.1.0",
         lifespan=lifespan,
+        openapi_url=docs.OPENAPI_PATH if settings.expose_api_docs else None,
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.add_middleware(
@@ -56,9 +62,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         allow_methods=["GET", "POST", "PATCH", "DELETE"],
         allow_headers=["Authorization", "Content-Type"],
     )
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeaders)
     api_errors.install(app)
     limits.install(app, settings)
     app.include_router(api_router)
+    if settings.expose_metrics:
+        app.include_router(metrics.router)
+    if settings.expose_api_docs:
+        docs.install(app)
     if STATIC.is_dir():
         serve_client(app)
     return app

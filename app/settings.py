@@ -6,6 +6,7 @@ Example: ``DATABASE_URL=postgresql+asyncpg://talon@localhost/talon talon serve``
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -24,8 +25,9 @@ class Settings(BaseSettings):
     )
     public_url: str = "http://127.0.0.1:8000"
     log_level: str = "info"
-    # "json": one JSON object per line (app/logs.py); "text" for reading by eye.
-    log_format: str = "json"
+    # "json": one JSON object per line (app/logs.py); "text" for reading by eye; "auto": text
+    # when standard error is a terminal, else JSON.
+    log_format: Literal["auto", "text", "json"] = "auto"
 
     # Several workers sharing one PostgreSQL database: set REDIS_URL (redis://host:6379/0)
     # on every worker. Tables then follow each other through Redis pub/sub, and each worker
@@ -40,18 +42,30 @@ class Settings(BaseSettings):
     ws_ping_interval: float = Field(default=20.0, gt=0)
     ws_ping_timeout: float = Field(default=20.0, gt=0)
     ws_messages_per_second: float = Field(default=100.0, gt=0)
+    # Open table sockets per client address (per worker); more are closed with 4029.
+    ws_connections_per_address: int = Field(default=100, ge=1)
+    # HTTP request bodies past this size answer 413 body_too_large (app/api/body_limit.py).
+    max_body_bytes: int = Field(default=65_536, ge=1_024)
 
     # Creations per client address per minute (app/api/limits.py); 429 with Retry-After past them.
     players_per_minute: int = Field(default=30, ge=1)
     tables_per_minute: int = Field(default=30, ge=1)
     sign_ins_per_minute: int = Field(default=10, ge=1)
 
-    # Pause before a bot answers, so a human can follow its moves (seconds; 0 in tests).
+    # How long a bot's turn takes, so a human can follow its moves: BOT_PAUSE plus up to
+    # BOT_PAUSE_JITTER seconds, drawn before the bot looks at its cards, whatever it then
+    # thinks (app/services/bots.py; 0 in tests). Keep BOT_PAUSE above twice BOT_BUDGET.
     bot_pause: float = Field(default=0.6, ge=0)
+    bot_pause_jitter: float = Field(default=0.8, ge=0)
     # Thinking time per bot move (seconds), and the worker processes bots think in
     # (0: threads of the server process, for tests).
     bot_budget: float = Field(default=0.15, gt=0, le=5)
     bot_workers: int = Field(default=1, ge=0, le=64)
+
+    # /metrics (Prometheus) and /openapi.json with the /docs page are off on the app port
+    # unless turned on (app/api/docs.py says why the docs page stays off in production).
+    expose_metrics: bool = False
+    expose_api_docs: bool = False
 
     # How many matches the history endpoint returns at most per page.
     history_page_max: int = Field(default=100, ge=1)

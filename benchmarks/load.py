@@ -105,6 +105,7 @@ def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
         "PLAYERS_PER_MINUTE": "1000000",
         "TABLES_PER_MINUTE": "1000000",
         "WS_MESSAGES_PER_SECOND": "1000000",
+        "WS_CONNECTIONS_PER_ADDRESS": "1000000",
     }
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     return subprocess.Popen(

@@ -46,6 +46,7 @@ def start_worker(port: int, database_url: str, redis_url: str | None) -> subproc
         "PLAYERS_PER_MINUTE": "1000000",
         "TABLES_PER_MINUTE": "1000000",
         "WS_MESSAGES_PER_SECOND": "1000000",
+        "WS_CONNECTIONS_PER_ADDRESS": "1000000",
     }
     env.pop("REDIS_URL", None)
     if redis_url is not None:

@@ -60,6 +60,8 @@ def settings_for(database_url: str, **overrides: Any) -> Settings:
         "database_url": database_url,
         "public_url": "http://testserver",
         "ws_hello_timeout": 2.0,
+        # Bots' turns take exactly BOT_PAUSE (0 where a test sets it so).
+        "bot_pause_jitter": 0.0,
     }
     values.update(overrides)
     return Settings(**values)
@@ -136,12 +138,21 @@ class Client:
 
     @classmethod
     async def open(
-        cls, base: str, table_id: str, token: str | None = None, since: int | None = None
+        cls,
+        base: str,
+        table_id: str,
+        token: str | None = None,
+        since: int | None = None,
+        invite: str | None = None,
     ) -> tuple[Client, dict[str, Any]]:
-        """Connect, say hello, and return the client with its welcome."""
+        """Connect, say hello (with a private table's ``invite`` code to watch it), and
+        return the client with its welcome."""
         socket = await connect(f"ws://{base}/ws/tables/{table_id}", max_size=2**22)
         client = cls(socket)
-        await client.send({"type": "hello", "token": token, "since": since})
+        hello = {"type": "hello", "token": token, "since": since}
+        if invite is not None:
+            hello["invite"] = invite
+        await client.send(hello)
         welcome = await client.recv()
         assert welcome["type"] == "welcome", welcome
         return client, welcome
@@ -188,15 +199,16 @@ class FoldingViewer:
     """One connection and the picture it folds from its welcome and its updates with the
     reference reducer; a gap or a repeated version fails the test."""
 
-    def __init__(self, token: str | None) -> None:
+    def __init__(self, token: str | None, invite: str | None = None) -> None:
         self.token = token
+        self.invite = invite
         self.client: Client | None = None
         self.view: dict[str, Any] = {}
         self.version = 0
 
     async def connect(self, base: str, table_id: str, since: int | None) -> dict[str, Any]:
         """Connect (again), resuming from ``since`` when given; the welcome."""
-        self.client, welcome = await Client.open(base, table_id, self.token, since)
+        self.client, welcome = await Client.open(base, table_id, self.token, since, self.invite)
         if welcome["view"] is not None:
             self.view, self.version = welcome["view"], welcome["version"]
         else:

@@ -1,11 +1,12 @@
-"""HTTP and WebSocket routes: one router per resource, gathered in ``api_router``."""
+"""HTTP and WebSocket routes: one router per resource, gathered in ``api_router``
+(``/metrics`` is added by the application only when ``EXPOSE_METRICS`` is on)."""
 
 from fastapi import APIRouter
 
-from app.api import accounts, health, leaderboard, matches, metrics, players, tables, ws
+from app.api import accounts, health, leaderboard, matches, players, tables, ws
 
 api_router = APIRouter()
-for module in (health, metrics, players, accounts, tables, matches, leaderboard, ws):
+for module in (health, players, accounts, tables, matches, leaderboard, ws):
     api_router.include_router(module.router)
 
 __all__ = ["api_router"]

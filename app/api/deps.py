@@ -56,6 +56,13 @@ async def optional_player(
     return await tables.identify(creds.credentials)
 
 
+async def optional_player_id(
+    player: Annotated[Player | None, Depends(optional_player)],
+) -> str | None:
+    """The id of the player if a token is sent, else None (anyone)."""
+    return player.id if player else None
+
+
 async def current_player(player: Annotated[Player | None, Depends(optional_player)]) -> Player:
     """The player named by the bearer token; 401 without a valid one."""
     if player is None:
@@ -74,3 +81,4 @@ AccountsDep = Annotated[AccountService, Depends(get_accounts)]
 ProfilesDep = Annotated[ProfileService, Depends(get_profiles)]
 PlayerDep = Annotated[Player, Depends(current_player)]
 MaybePlayerDep = Annotated[Player | None, Depends(optional_player)]
+ViewerIdDep = Annotated[str | None, Depends(optional_player_id)]

@@ -14,7 +14,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from app.services.errors import STORE_ERRORS, ServiceError, database_unavailable, unreachable
+from app.services.errors import (
+    MAX_MESSAGE,
+    STORE_ERRORS,
+    ServiceError,
+    clip,
+    database_unavailable,
+    unreachable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -25,11 +32,15 @@ HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
-    413: "too_large",
+    413: "body_too_large",
     415: "unsupported_media_type",
     422: "validation_error",
     429: "too_many_requests",
 }
+
+
+# How many of a request's validation problems one answer names.
+MAX_PROBLEMS = 5
 
 
 def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
@@ -53,10 +64,13 @@ async def on_service_error(_: Request, exc: Exception) -> JSONResponse:
 
 async def on_validation_error(_: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
+    # A location may hold a client's own text (a key of a mapping): each is capped.
     problems = [
-        f"{_where(tuple(e.get('loc', ())))}: {e.get('msg', 'invalid')}" for e in exc.errors()
+        f"{clip(_where(tuple(e.get('loc', ()))))}: {e.get('msg', 'invalid')}"
+        for e in exc.errors()[:MAX_PROBLEMS]
     ]
-    return error_response(422, "validation_error", "; ".join(problems) or "Invalid request.")
+    message = clip("; ".join(problems), MAX_MESSAGE) or "Invalid request."
+    return error_response(422, "validation_error", message)
 
 
 # FastAPI's answer to a body it cannot decode at all (not UTF-8); an undecodable body is as

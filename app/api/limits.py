@@ -1,27 +1,47 @@
-"""Rate limits: messages per second per WebSocket, players and tables per client address.
+"""Rate limits: players and tables per client address, messages per second per WebSocket,
+and open table sockets per client address.
 
-Each limit is a token bucket: ``capacity`` requests at once, refilled at ``capacity / period``
-per second (a WebSocket may send two seconds' worth of messages at once). A refused request
-learns how long to wait (``retry_after`` seconds, and the ``Retry-After`` header on REST).
-The settings name each limit (``WS_MESSAGES_PER_SECOND``, ``PLAYERS_PER_MINUTE``,
-``TABLES_PER_MINUTE``, ``SIGN_INS_PER_MINUTE``); tests lower them.
+New players, new tables and sign-in attempts (``PLAYERS_PER_MINUTE``, ``TABLES_PER_MINUTE``,
+``SIGN_INS_PER_MINUTE``) are counted with
+the ``limits`` library over a moving window of a minute: in this process's memory, or in
+Redis when ``REDIS_URL`` is set, so that every worker behind a balancer counts the same hits
+(otherwise each limit would be multiplied by the number of workers). Should Redis not answer,
+the request goes ahead (the limit is a guard, not a record) and a warning is logged.
+
+A WebSocket's own messages (``WS_MESSAGES_PER_SECOND``) are counted by a token bucket in the
+connection itself: a connection lives on one worker, so there is nothing to share, and the
+check runs for every message. Open table sockets per address
+(``WS_CONNECTIONS_PER_ADDRESS``) are counted per worker.
+
+A refused request learns how long to wait (``retry_after`` seconds, and the ``Retry-After``
+header on REST). Tests lower the limits through the settings.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Request
+from limits import RateLimitItem, RateLimitItemPerMinute
+from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.strategies import MovingWindowRateLimiter
+from starlette.requests import HTTPConnection
 
 from app.services.errors import ServiceError
 from app.settings import Settings
 
+log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 # A connection may send this many seconds' worth of messages at once.
 BURST_SECONDS = 2.0
+# Keys of the shared counters in Redis start with this.
+REDIS_PREFIX = "talon:limits"
+# At most one warning about an unreachable Redis per this many seconds.
+WARN_EVERY_S = 10.0
 
 
 class RateLimited(ServiceError):
@@ -35,7 +55,8 @@ class RateLimited(ServiceError):
 
 
 class Bucket:
-    """One token bucket; ``take`` answers 0 when a token was taken, else the wait in seconds."""
+    """One connection's token bucket; ``take`` answers 0 when a token was taken, else the
+    wait in seconds."""
 
     __slots__ = ("capacity", "rate", "tokens", "updated")
 
@@ -54,33 +75,59 @@ class Bucket:
         return (1 - self.tokens) / self.rate
 
 
-class KeyedLimiter:
-    """A bucket per key (a client address); full buckets are forgotten now and then."""
+def storage_for(redis_url: str | None) -> Storage:
+    """Where the per-address counters live: Redis when there is one, else this process."""
+    if redis_url is None:
+        return MemoryStorage()
+    return RedisStorage(f"async+{redis_url}", implementation="redispy", key_prefix=REDIS_PREFIX)
 
-    def __init__(
-        self, capacity: int, period: float, clock: Clock = time.monotonic, max_keys: int = 50_000
-    ) -> None:
-        self.capacity = capacity
-        self.period = period
-        self.clock = clock
-        self.max_keys = max_keys
-        self._buckets: dict[str, Bucket] = {}
 
-    def take(self, key: str) -> float:
-        """0 when the request may go ahead, else the seconds to wait."""
-        now = self.clock()
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            if len(self._buckets) >= self.max_keys:
-                self._forget_idle(now)
-            bucket = self._buckets[key] = Bucket(self.capacity, self.period, now)
-        return bucket.take(now)
+class AddressLimit:
+    """``per_minute`` hits per client address in any minute, counted in ``storage``."""
 
-    def _forget_idle(self, now: float) -> None:
-        # A bucket idle for a whole period is full again: dropping it changes nothing.
-        idle = [k for k, b in self._buckets.items() if now - b.updated >= self.period]
-        for key in idle:
-            del self._buckets[key]
+    def __init__(self, name: str, per_minute: int, limiter: MovingWindowRateLimiter) -> None:
+        self.name = name
+        self.item: RateLimitItem = RateLimitItemPerMinute(per_minute)
+        self.limiter = limiter
+        self._warned = -math.inf
+
+    async def take(self, address: str) -> float:
+        """0 when the request may go ahead (and it is counted), else the seconds to wait."""
+        try:
+            if await self.limiter.hit(self.item, self.name, address):
+                return 0.0
+            stats = await self.limiter.get_window_stats(self.item, self.name, address)
+        except Exception as exc:  # the storage (Redis) does not answer: let it through
+            now = time.monotonic()
+            if now - self._warned >= WARN_EVERY_S:
+                self._warned = now
+                log.warning("rate limit %s not checked: %s", self.name, type(exc).__name__)
+            return 0.0
+        return max(1.0, stats.reset_time - time.time())
+
+
+class OpenSockets:
+    """How many table sockets each client address holds open in this worker."""
+
+    def __init__(self, per_address: int) -> None:
+        self.per_address = per_address
+        self._open: dict[str, int] = {}
+
+    def enter(self, address: str) -> bool:
+        """Count one more socket for ``address``; False (and nothing counted) past the limit."""
+        count = self._open.get(address, 0)
+        if count >= self.per_address:
+            return False
+        self._open[address] = count + 1
+        return True
+
+    def leave(self, address: str) -> None:
+        """A socket counted by ``enter`` has closed."""
+        count = self._open.get(address, 0) - 1
+        if count > 0:
+            self._open[address] = count
+        else:
+            self._open.pop(address, None)
 
 
 class Limits:
@@ -89,9 +136,17 @@ class Limits:
     def __init__(self, settings: Settings, clock: Clock = time.monotonic) -> None:
         self.settings = settings
         self.clock = clock
-        self.players = KeyedLimiter(settings.players_per_minute, 60.0, clock)
-        self.tables = KeyedLimiter(settings.tables_per_minute, 60.0, clock)
-        self.sign_ins = KeyedLimiter(settings.sign_ins_per_minute, 60.0, clock)
+        self.storage = storage_for(settings.redis_url)
+        limiter = MovingWindowRateLimiter(self.storage)
+        self.players = AddressLimit("players", settings.players_per_minute, limiter)
+        self.tables = AddressLimit("tables", settings.tables_per_minute, limiter)
+        self.sign_ins = AddressLimit("sign_ins", settings.sign_ins_per_minute, limiter)
+        self.sockets = OpenSockets(settings.ws_connections_per_address)
+
+    async def close(self) -> None:
+        """Release the connection to Redis, if the counters live there."""
+        if isinstance(self.storage, RedisStorage):
+            await self.storage.bridge.get_connection().aclose()
 
     def message_bucket(self) -> Bucket:
         """A new bucket for one WebSocket connection's messages."""
@@ -99,9 +154,10 @@ class Limits:
         return Bucket(rate * BURST_SECONDS, BURST_SECONDS, self.clock())
 
 
-def client_address(request: Request) -> str:
-    """The peer's address (a proxy in front must be trusted to set it; see the docs)."""
-    return request.client.host if request.client else "unknown"
+def client_address(connection: HTTPConnection) -> str:
+    """The peer's address, of a request or a WebSocket (a proxy in front must be trusted to
+    set it; see the docs)."""
+    return connection.client.host if connection.client else "unknown"
 
 
 def _limits(request: Request) -> Limits:
@@ -111,14 +167,14 @@ def _limits(request: Request) -> Limits:
 
 async def limit_new_players(request: Request) -> None:
     """Refuse with 429 ``rate_limited`` past ``PLAYERS_PER_MINUTE`` from one address."""
-    wait = _limits(request).players.take(client_address(request))
+    wait = await _limits(request).players.take(client_address(request))
     if wait:
         raise RateLimited("new players from this address", wait)
 
 
 async def limit_new_tables(request: Request) -> None:
     """Refuse with 429 ``rate_limited`` past ``TABLES_PER_MINUTE`` from one address."""
-    wait = _limits(request).tables.take(client_address(request))
+    wait = await _limits(request).tables.take(client_address(request))
     if wait:
         raise RateLimited("new tables from this address", wait)
 
@@ -126,7 +182,7 @@ async def limit_new_tables(request: Request) -> None:
 async def limit_sign_ins(request: Request) -> None:
     """Refuse with 429 ``rate_limited`` past ``SIGN_INS_PER_MINUTE`` from one address (a
     brake on guessing passwords)."""
-    wait = _limits(request).sign_ins.take(client_address(request))
+    wait = await _limits(request).sign_ins.take(client_address(request))
     if wait:
         raise RateLimited("sign-in attempts from this address", wait)
 

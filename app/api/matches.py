@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
 
-from app.api.deps import HistoryDep
+from app.api.deps import OPTIONAL_TOKEN, HistoryDep, ViewerIdDep
 from app.api.schemas import ErrorBody, MatchLog, MatchOut, MatchPage, MatchReplay
 from app.services.replay import replay_steps
 from app.store.matches import MatchFilter
@@ -19,13 +19,14 @@ MatchId = Annotated[int, Path(ge=1, le=MAX_ID)]
 router = APIRouter(
     prefix="/api/matches",
     tags=["matches"],
-    responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+    responses={401: {"model": ErrorBody}, 404: {"model": ErrorBody}, 422: {"model": ErrorBody}},
 )
 
 
-@router.get("", response_model=MatchPage)
+@router.get("", response_model=MatchPage, openapi_extra=OPTIONAL_TOKEN)
 async def list_matches(
     history: HistoryDep,
+    viewer: ViewerIdDep,
     player: Annotated[str | None, Query(max_length=64)] = None,
     variant: Annotated[str | None, Query(max_length=32)] = None,
     opponent: Annotated[
@@ -43,7 +44,9 @@ async def list_matches(
     ] = None,
 ) -> Any:
     """Matches newest first, optionally of one player (against one opponent, won or lost),
-    of one variant, rated or casual, started between two times."""
+    of one variant, rated or casual, started between two times. A private table's matches are
+    listed to those who played them, and to others once over (unless its players chose
+    ``history: never``)."""
     where = MatchFilter(
         player_id=player,
         variant=variant,
@@ -53,7 +56,7 @@ async def list_matches(
         since=aware(since),
         until=aware(until),
     )
-    return await history.list_matches(limit=limit, before=before, where=where)
+    return await history.list_matches(limit=limit, before=before, where=where, viewer_id=viewer)
 
 
 def aware(moment: datetime | None) -> datetime | None:
@@ -63,21 +66,28 @@ def aware(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC)
 
 
-@router.get("/{match_id}", response_model=MatchOut)
-async def get_match(match_id: MatchId, history: HistoryDep) -> Any:
+# What the routes of a finished match's record have in common in the schema.
+FINISHED_ONLY: dict[str, Any] = {
+    "responses": {409: {"model": ErrorBody}},
+    "openapi_extra": OPTIONAL_TOKEN,
+}
+
+
+@router.get("/{match_id}", response_model=MatchOut, openapi_extra=OPTIONAL_TOKEN)
+async def get_match(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
     """Players, rules, result and each finished deal (seeds only once the match is over)."""
-    return await history.get_match(match_id)
+    return await history.get_match(match_id, viewer)
 
 
-@router.get("/{match_id}/log", response_model=MatchLog, responses={409: {"model": ErrorBody}})
-async def match_log(match_id: MatchId, history: HistoryDep) -> Any:
+@router.get("/{match_id}/log", response_model=MatchLog, **FINISHED_ONLY)
+async def match_log(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
     """The seed and every action; 409 ``match_live`` while the match runs."""
-    return await history.match_log(match_id)
+    return await history.match_log(match_id, viewer)
 
 
-@router.get("/{match_id}/replay", response_model=MatchReplay, responses={409: {"model": ErrorBody}})
-async def match_replay(match_id: MatchId, history: HistoryDep) -> Any:
+@router.get("/{match_id}/replay", response_model=MatchReplay, **FINISHED_ONLY)
+async def match_replay(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
     """Every step of a finished match with all hands open; 409 ``match_live`` while it runs."""
-    log = await history.match_log(match_id)
+    log = await history.match_log(match_id, viewer)
     steps = replay_steps(log)
     return {**{k: v for k, v in log.items() if k != "actions"}, "steps": steps}

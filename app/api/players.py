@@ -7,7 +7,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Response
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import AccountsDep, HistoryDep, PlayerDep, ProfilesDep, TablesDep
+from app.api.deps import (
+    OPTIONAL_TOKEN,
+    AccountsDep,
+    HistoryDep,
+    PlayerDep,
+    ProfilesDep,
+    TablesDep,
+    ViewerIdDep,
+)
 from app.api.limits import NewPlayerLimit
 from app.api.schemas import (
     ErrorBody,
@@ -82,16 +90,20 @@ async def profile(player_id: Annotated[str, Path(max_length=64)], profiles: Prof
     "/{player_id}/matches.ndjson",
     response_class=StreamingResponse,
     responses={200: {"content": {"application/x-ndjson": {}}}, 404: {"model": ErrorBody}},
+    openapi_extra=OPTIONAL_TOKEN,
 )
 async def export_matches(
     player_id: Annotated[str, Path(max_length=64)],
     profiles: ProfilesDep,
     history: HistoryDep,
+    viewer: ViewerIdDep,
 ) -> StreamingResponse:
-    """Every finished match of the player, newest first, one JSON match record per line."""
+    """Every finished match of the player that the viewer may see (a private table's matches
+    whose players chose ``history: never`` only to them), newest first, one JSON match record
+    per line."""
     await profiles.require(player_id)
     return StreamingResponse(
-        history.export(player_id),
+        history.export(player_id, viewer_id=viewer),
         media_type="application/x-ndjson",
         headers={"Content-Disposition": f'attachment; filename="talon-{player_id}.ndjson"'},
     )

@@ -89,6 +89,16 @@ class TableCreate(BaseModel):
         description="Rated: a match between accounts only (no guest, no computer player) "
         "changes their ratings. Casual otherwise.",
     )
+    spectators: bool = Field(
+        default=True,
+        description="Whether anyone but the players may watch (a private table: with its "
+        "invite link).",
+    )
+    history: Literal["after_match", "never"] = Field(
+        default="after_match",
+        description="When a private table's matches appear in history to those who did not "
+        "play them: once over, or never.",
+    )
     bots: dict[int, BotLevel] = Field(
         default_factory=dict,
         description="Seats (other than 0) given to computer players, with their strength.",
@@ -128,6 +138,8 @@ class TableOut(BaseModel):
     options: dict[str, Any]
     visibility: str
     rated: bool
+    spectators: bool
+    history: str
     status: Literal["open", "live", "finished"]
     seats: list[SeatOut]
     match_id: int | None

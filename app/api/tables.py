@@ -30,7 +30,14 @@ async def create_table(
     whose seats are then all taken starts its match). Unknown variants, options, bot seats or
     levels answer 422. On a ``rated`` table, a match between accounts changes their ratings."""
     return await tables.create_table(
-        player, body.variant, body.options, body.visibility, dict(body.bots), rated=body.rated
+        player,
+        body.variant,
+        body.options,
+        body.visibility,
+        dict(body.bots),
+        spectators=body.spectators,
+        history=body.history,
+        rated=body.rated,
     )
 
 
@@ -40,7 +47,8 @@ async def list_tables(
     player: MaybePlayerDep,
     status: Literal["open", "live"] = "open",
 ) -> Any:
-    """Public tables waiting for players (``open``) or under way to watch (``live``)."""
+    """Public tables waiting for players (``open``) or under way to watch (``live``: those
+    whose players let spectators in)."""
     return {"tables": await tables.list_tables(status, player.id if player else None)}
 
 

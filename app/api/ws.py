@@ -16,12 +16,13 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from app.api.limits import Limits
+from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
 from app.services import Services
 from app.services.authority import TableAuthority
 from app.services.errors import (
     STORE_ERRORS,
+    Forbidden,
     NotFound,
     ServiceError,
     Unauthorized,
@@ -40,7 +41,9 @@ CLOSE_TRY_LATER = 1013
 CLOSE_BAD_HELLO = 4000
 CLOSE_BAD_TOKEN = 4001
 CLOSE_NO_TABLE = 4004
+CLOSE_MAY_NOT_WATCH = 4005
 CLOSE_TOO_SLOW = 4008
+CLOSE_TOO_MANY = 4029
 
 # What a greeting meets when the database does not answer.
 UNAVAILABLE: tuple[type[Exception], ...] = (Unavailable, *STORE_ERRORS)
@@ -178,18 +181,27 @@ async def greet(
         await websocket.send_json(problem or error_frame("hello_expected", "Send hello first."))
         await close(websocket, CLOSE_BAD_HELLO, "send hello first")
         return None
-    token, since = hello.get("token"), hello.get("since")
-    if not (token is None or isinstance(token, str)) or not (
-        since is None or (isinstance(since, int) and not isinstance(since, bool))
+    token, since, invite = hello.get("token"), hello.get("since"), hello.get("invite")
+    if (
+        not (token is None or isinstance(token, str))
+        or not (invite is None or isinstance(invite, str))
+        or not (since is None or (isinstance(since, int) and not isinstance(since, bool)))
     ):
         await websocket.send_json(
-            error_frame("bad_message", "token must be a string, since an integer or null.")
+            error_frame(
+                "bad_message", "token and invite must be strings, since an integer or null."
+            )
         )
         await close(websocket, CLOSE_BAD_HELLO, "bad hello")
         return None
     try:
         authority = await services.tables.authority(table_id)
         player = await services.tables.identify(token) if token else None
+        await services.tables.check_watcher(authority, player.id if player else None, invite)
+    except Forbidden as exc:
+        await websocket.send_json(error_frame(exc.code, exc.message))
+        await close(websocket, CLOSE_MAY_NOT_WATCH, "may not watch this table")
+        return None
     except NotFound as exc:
         await websocket.send_json(error_frame(exc.code, exc.message))
         await close(websocket, CLOSE_NO_TABLE, "no such table")
@@ -235,18 +247,43 @@ async def answer(
         connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
 
 
+async def refuse(websocket: WebSocket, code: int, frame: dict[str, Any], reason: str) -> None:
+    """Send one error frame and close with ``code``; never raises."""
+    with contextlib.suppress(Exception):
+        await websocket.send_json(frame)
+    await close(websocket, code, reason)
+
+
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     """Greet, then alternate: client messages in, redacted frames out (see the module doc)."""
-    services: Services = websocket.app.state.services
     settings: Settings = websocket.app.state.settings
+    limits: Limits = websocket.app.state.limits
     await websocket.accept()
     if not websocket_origin_allowed(websocket, settings):
         refusal = error_frame("bad_origin", "This origin may not open a table.")
-        with contextlib.suppress(Exception):
-            await websocket.send_json(refusal)
-        await close(websocket, CLOSE_BAD_ORIGIN, "origin not allowed")
+        await refuse(websocket, CLOSE_BAD_ORIGIN, refusal, "origin not allowed")
         return
+    address = client_address(websocket)
+    if not limits.sockets.enter(address):
+        per_address = limits.sockets.per_address
+        refusal = error_frame(
+            "too_many_connections",
+            f"This address already has {per_address} table connections open; close one first.",
+        )
+        await refuse(websocket, CLOSE_TOO_MANY, refusal, "too many connections from this address")
+        return
+    try:
+        await serve_table(websocket, settings, limits, table_id)
+    finally:
+        limits.sockets.leave(address)
+
+
+async def serve_table(
+    websocket: WebSocket, settings: Settings, limits: Limits, table_id: str
+) -> None:
+    """One accepted table socket from its greeting to its end."""
+    services: Services = websocket.app.state.services
     try:
         greeted = await greet(websocket, services, settings, table_id)
     except WebSocketDisconnect:
@@ -259,7 +296,6 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         connection, player_id, since, max_replay=settings.ws_send_queue // 2
     )
     connection.start()
-    limits: Limits = websocket.app.state.limits
     bucket = limits.message_bucket()
     try:
         while not connection.closing:

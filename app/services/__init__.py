@@ -61,6 +61,7 @@ class Services:
             else (lambda: ThreadPoolExecutor(4, thread_name_prefix="bot")),
             settings.bot_pause,
             settings.bot_budget,
+            jitter_s=settings.bot_pause_jitter,
         )
         tables = TableService(sessions, hub, committer, settings.public_url, bots=bots)
         bus = None

@@ -157,6 +157,10 @@ class TableAuthority:
     state: State | None = None
     records: list[VersionRecord] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Whether anyone but the seated players may watch, and when strangers see its matches in
+    # history (``after_match`` or ``never``): the players' choice when the table was opened.
+    spectators: bool = True
+    history: str = "after_match"
     # With a bus, other workers share the database: check the store before trusting memory
     # (see ``catch_up``) and tell them about every accepted action through the bus.
     bus: Bus = NO_BUS
@@ -191,6 +195,8 @@ class TableAuthority:
             "options": self.options,
             "visibility": self.visibility,
             "rated": self.rated,
+            "spectators": self.spectators,
+            "history": self.history,
             "status": self.status,
             "seats": [
                 {

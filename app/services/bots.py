@@ -1,30 +1,39 @@
 """Computer players in seats: a bot seat is a real seat held by a bot player.
 
 A bot player is an ordinary ``players`` row whose id names its level and seat
-(``bot.hard.1``); nobody holds its token. When it is a bot's move, ``BotSeats`` waits a short,
-human-like pause, gives the bot exactly ``view(state, seat)`` (never the state) in a worker
-process, and submits the action through the same ``TableAuthority.act`` path as a human
-(seat and version check, commit, publish). A bot that fails or overruns its budget is cut off
-and the next weaker level decides that move; the failure is logged without any card.
+(``bot.hard.1``); nobody holds its token. When it is a bot's move, ``BotSeats`` gives the bot
+exactly ``view(state, seat)`` (never the state) in a worker process, and submits the action
+through the same ``TableAuthority.act`` path as a human (seat and version check, commit,
+publish).
+
+The time from a bot's turn starting to its move being published tells nothing about its
+hand: each turn's delay is drawn before the bot looks at the position (``BOT_PAUSE`` plus up
+to ``BOT_PAUSE_JITTER`` seconds, evenly), and the bot's move waits out whatever its thinking
+left of it. A bot with one legal card and a bot weighing six take the same time (unless a
+decision outlasts the delay: keep ``BOT_PAUSE`` above twice ``BOT_BUDGET``). A bot that fails
+or overruns its budget is cut off and the next weaker level decides that move; the failure is
+logged without any card.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
+import os
 import random
 import time
-from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Any
+from collections.abc import Awaitable, Callable
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from typing import Any, TypeVar
 
 from app.bots import LEVELS, choose_action
+from app.bots.worker import WorkerContext, start_worker
 from app.engine import view
 from app.services.authority import ActionRejected, TableAuthority
 from app.services.errors import ServiceError, Unavailable
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 BOT_PREFIX = "bot."
 SLACK_S = 2.0
@@ -54,8 +63,14 @@ def bot_name(level: str) -> str:
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:
-    """Worker processes for bot decisions (started fresh, not forked from the server)."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    """Worker processes for bot decisions (started fresh, not forked from the server); each
+    exits by itself when the server dies, however it dies (``app.bots.worker``)."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=WorkerContext(),
+        initializer=start_worker,
+        initargs=(os.getpid(),),
+    )
 
 
 class BotSeats:
@@ -67,14 +82,24 @@ class BotSeats:
         pause_s: float,
         budget_s: float,
         choose: Callable[..., dict[str, Any]] = choose_action,
+        jitter_s: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        delays: random.Random | None = None,
     ) -> None:
         self._make_executor = make_executor
         self._executor: Executor | None = None
         self.pause_s = pause_s
+        self.jitter_s = jitter_s
         self.budget_s = budget_s
         self.choose = choose
+        self.clock = clock
+        self.sleep = sleep
         self._turns: dict[str, asyncio.Task[None]] = {}
         self._rng = random.Random()
+        # Turn delays come from a generator of their own: nothing a bot decides (nor how many
+        # numbers its decisions draw) shifts them.
+        self._delays = delays or random.Random()
 
     def executor(self) -> Executor:
         """The pool bots think in, started on the first decision: a server whose tables
@@ -88,7 +113,7 @@ class BotSeats:
         cut-off and some slack): the worker that scheduled it has likely died."""
         if self._bot_on_move(authority) is None:
             return False
-        longest = self.pause_s + self.budget_s * 2 + SLACK_S + STALL_MARGIN_S
+        longest = self.pause_s + self.jitter_s + self.budget_s * 2 + SLACK_S + STALL_MARGIN_S
         return time.monotonic() - authority.changed_at > longest
 
     def watch(self, authority: TableAuthority) -> None:
@@ -125,8 +150,21 @@ class BotSeats:
             return None
         return seat
 
+    def turn_delay(self) -> float:
+        """How long the next turn takes from its start to its move: ``pause_s`` plus up to
+        ``jitter_s``, drawn without looking at any position."""
+        return self.pause_s + self._delays.uniform(0.0, self.jitter_s)
+
+    async def paced(self, decision: Awaitable[T]) -> T:
+        """``decision``'s result, once a delay drawn before it started has passed: however
+        long the decision took (within the delay), the caller gets it at the same time."""
+        started = self.clock()
+        delay = self.turn_delay()
+        result = await decision
+        await self.sleep(max(0.0, delay - (self.clock() - started)))
+        return result
+
     async def _turn(self, authority: TableAuthority) -> None:
-        await asyncio.sleep(self.pause_s)
         seat = self._bot_on_move(authority)
         if seat is None or authority.state is None:
             return
@@ -135,7 +173,9 @@ class BotSeats:
         level = bot_level(player_id)
         assert level is not None
         seen = dict(view(authority.state, seat))  # the declared View, as the plain dict bots read
-        action = await self.decide(seen, level, authority.table_id)
+        # Should the table move on meanwhile (a resignation), the version check refuses the
+        # move and the next turn decides afresh.
+        action = await self.paced(self.decide(seen, level, authority.table_id))
         try:
             await authority.act(player_id, version, action)
         except Unavailable:
@@ -157,13 +197,22 @@ class BotSeats:
         timeout = self.budget_s * 2 + SLACK_S
         for current in reversed(LEVELS[: LEVELS.index(level) + 1]):
             rng = random.Random(self._rng.getrandbits(64))
-            call = loop.run_in_executor(
-                self.executor(), self.choose, seen, current, rng, self.budget_s
-            )
             try:
-                return await asyncio.wait_for(call, timeout)
+                call = loop.run_in_executor(
+                    self.executor(), self.choose, seen, current, rng, self.budget_s
+                )
+                # Not wait_for: on Python 3.11 it swallows a cancellation that arrives as
+                # the decision completes, and a cancelled turn would then wait out its delay.
+                async with asyncio.timeout(timeout):
+                    return await call
             except TimeoutError:
                 kind = "overran its budget"
+            except BrokenExecutor:
+                # A worker died (killed from outside): the next decision starts a new pool.
+                broken, self._executor = self._executor, None
+                if broken is not None:
+                    broken.shutdown(wait=False)
+                kind = "lost its worker process"
             except Exception as exc:  # a failing bot must not stop the table
                 kind = type(exc).__name__
             log.warning(
@@ -183,8 +232,11 @@ class BotSeats:
         for task in turns:
             task.cancel()
         await asyncio.gather(*turns, return_exceptions=True)
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            # Waits for the workers to exit (a decision under way ends within its budget), so
+            # none outlives the server and the pool's pipes and locks are released in order.
+            await asyncio.to_thread(executor.shutdown, wait=True, cancel_futures=True)
 
 
 def _fields(authority: TableAuthority) -> dict[str, Any]:

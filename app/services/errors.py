@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlchemyError
@@ -11,12 +12,38 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlch
 STORE_ERRORS: tuple[type[Exception], ...] = (SQLAlchemyError, OSError)
 
 
+MAX_SHOWN = 40
+"""How many characters of a client's own value an error message repeats."""
+MAX_MESSAGE = 300
+"""How long an error message may be, whatever it quotes."""
+LONG_WORD = re.compile(rf"\S{{{MAX_SHOWN + 1},}}")
+
+
+def clip(text: str, limit: int = MAX_SHOWN) -> str:
+    """``text`` cut to ``limit`` characters (the cut marked with an ellipsis)."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def clip_words(text: str) -> str:
+    """``text`` with every run of more than ``MAX_SHOWN`` non-blank characters clipped (a
+    sentence from elsewhere that may quote a client's value)."""
+    return LONG_WORD.sub(lambda found: clip(found.group(0)), text)
+
+
+def shown(value: Any) -> str:
+    """A client's value as an error message quotes it: its ``repr``, at most ``MAX_SHOWN``
+    characters."""
+    return clip(repr(value))
+
+
 class ServiceError(Exception):
-    """A request the service refuses, with a stable ``code`` and a sentence for people."""
+    """A request the service refuses, with a stable ``code`` and a sentence for people (at
+    most ``MAX_MESSAGE`` characters, so no message repeats a long value in full)."""
 
     status = 400
 
     def __init__(self, code: str, message: str, **extra: Any) -> None:
+        message = clip(message, MAX_MESSAGE)
         super().__init__(message)
         self.code = code
         self.message = message

@@ -2,6 +2,10 @@
 
 A running match shows its players and the results of finished deals, never its seeds; its
 full log (seeds and every action) is public only once the match is over (RULES.md 4 and 7).
+
+A private table's matches are not shown to those who did not play them while they run, nor
+ever if its players chose ``history: never`` (``app.store.matches.visible_to``); to them such a
+match does not exist (404 ``match_not_found``).
 """
 
 from __future__ import annotations
@@ -54,9 +58,11 @@ class HistoryService:
         limit: int,
         before: int | None,
         where: MatchFilter | None = None,
+        viewer_id: str | None = None,
     ) -> dict[str, Any]:
-        """A page of matches, newest first, with the cursor of the next page (or None).
-        ``where`` narrows it (opponent, result, rated, dates; see ``MatchFilter``)."""
+        """A page of the matches ``viewer_id`` (None: anyone) may see, newest first, with the
+        cursor of the next page (or None). ``where`` narrows it (opponent, result, rated, dates;
+        see ``MatchFilter``)."""
         if not 1 <= limit <= self.page_max:
             raise Invalid("bad_limit", f"limit must be between 1 and {self.page_max}.")
         where = where or MatchFilter(player_id=player_id, variant=variant)
@@ -66,7 +72,7 @@ class HistoryService:
             raise Invalid("bad_filter", "result must be 'won' or 'lost'.")
         async with self.sessions() as session:
             matches = await match_store.list_matches(
-                session, before=before, limit=limit + 1, where=where
+                session, before=before, limit=limit + 1, where=where, viewer_id=viewer_id
             )
             page = matches[:limit]
             seats = await match_store.seats_of_matches(session, [m.id for m in page])
@@ -75,30 +81,32 @@ class HistoryService:
             "next": page[-1].id if len(matches) > limit else None,
         }
 
-    async def export(self, player_id: str) -> AsyncIterator[str]:
-        """Every finished match of a player, newest first, one JSON line each (NDJSON); read
-        a page at a time, so a long history is never held whole."""
+    async def export(self, player_id: str, viewer_id: str | None = None) -> AsyncIterator[str]:
+        """Every finished match of a player that ``viewer_id`` may see, newest first, one JSON
+        line each (NDJSON); read a page at a time, so a long history is never held whole."""
         where = MatchFilter(player_id=player_id, finished_only=True)
         before = None
         while True:
-            page = await self.list_matches(limit=self.page_max, before=before, where=where)
+            page = await self.list_matches(
+                limit=self.page_max, before=before, where=where, viewer_id=viewer_id
+            )
             for record in page["matches"]:
                 yield orjson.dumps(record).decode() + "\n"
             before = page["next"]
             if before is None:
                 return
 
-    async def get_match(self, match_id: int) -> dict[str, Any]:
+    async def get_match(self, match_id: int, viewer_id: str | None = None) -> dict[str, Any]:
         """One match's public record."""
         async with self.sessions() as session:
-            match = await self._find(session, match_id)
+            match = await self._find(session, match_id, viewer_id)
             seats = await match_store.seats_of_matches(session, [match_id])
         return match_json(match, seats[match_id])
 
-    async def match_log(self, match_id: int) -> dict[str, Any]:
+    async def match_log(self, match_id: int, viewer_id: str | None = None) -> dict[str, Any]:
         """Seed and every action of a finished match; ``Conflict`` while it runs."""
         async with self.sessions() as session:
-            match = await self._find(session, match_id)
+            match = await self._find(session, match_id, viewer_id)
             if match.status != "finished":
                 raise Conflict("match_live", "The log is published once the match is over.")
             seats = await match_store.seats_of_matches(session, [match_id])
@@ -113,8 +121,8 @@ class HistoryService:
         return record
 
     @staticmethod
-    async def _find(session: AsyncSession, match_id: int) -> Match:
-        match = await match_store.get_match(session, match_id)
+    async def _find(session: AsyncSession, match_id: int, viewer_id: str | None) -> Match:
+        match = await match_store.get_visible_match(session, match_id, viewer_id)
         if match is None:
             raise NotFound("match_not_found", "There is no such match.")
         return match

@@ -5,18 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from app.engine import PRESETS, Rules, preset
-from app.services.errors import Invalid
+from app.services.errors import Invalid, clip_words, shown
 
 
 def rules_for_table(variant: str, options: dict[str, Any]) -> Rules:
     """Rules for a new table; ``Invalid`` naming the variant or option the engine refuses."""
     if variant not in PRESETS:
         known = ", ".join(PRESETS)
-        raise Invalid("unknown_variant", f"Unknown variant {variant!r}; known: {known}.")
+        raise Invalid("unknown_variant", f"Unknown variant {shown(variant)}; known: {known}.")
     try:
         rules = preset(variant, **options)
     except (ValueError, TypeError) as exc:
-        raise Invalid("bad_options", f"options: {exc}") from None
+        # The engine's sentence may quote an option's name or value of any length.
+        raise Invalid("bad_options", f"options: {clip_words(str(exc))}") from None
     if rules.players != 2:
         raise Invalid(
             "unsupported_variant",

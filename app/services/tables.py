@@ -46,6 +46,7 @@ from app.store.db import AsyncSession
 
 log = logging.getLogger(__name__)
 VISIBILITIES = ("public", "private")
+HISTORIES = ("after_match", "never")
 LISTABLE = ("open", "live")
 
 
@@ -150,6 +151,8 @@ class TableService:
                 options=table.options,
                 seat_count=table.seats,
                 visibility=table.visibility,
+                spectators=table.spectators,
+                history=table.history,
                 invite_code=table.invite_code,
                 status=table.status,
                 version=table.version,
@@ -287,14 +290,22 @@ class TableService:
         options: dict[str, Any],
         visibility: str,
         bots: dict[int, str] | None = None,
+        spectators: bool = True,
+        history: str = "after_match",
         *,
         rated: bool = False,
     ) -> dict[str, Any]:
         """A new table with the creator in seat 0 and ``bots`` (seat -> level) in other
-        seats; when that fills every seat, the match starts. A ``rated`` table's matches
-        between accounts change their ratings."""
+        seats; when that fills every seat, the match starts. ``spectators``: whether anyone
+        but the players may watch (a private table: with its invite code); ``history``: when
+        a private table's matches are shown to others (``after_match`` or ``never``). A
+        ``rated`` table's matches between accounts change their ratings."""
         if visibility not in VISIBILITIES:
             raise Invalid("bad_visibility", "visibility must be 'public' or 'private'.")
+        if history not in HISTORIES:
+            raise Invalid("bad_history", "history must be 'after_match' or 'never'.")
+        if history != "after_match" and visibility != "private":
+            raise Invalid("bad_history", "Only a private table can keep its matches unlisted.")
         rules = rules_for_table(variant, options)
         bots = bots or {}
         for seat, level in bots.items():
@@ -311,6 +322,8 @@ class TableService:
                 variant=rules.variant,
                 options=rules.options(),
                 visibility=visibility,
+                spectators=spectators,
+                history=history,
                 seats=seat_count(rules),
                 created_by=player.id,
                 rated=rated,
@@ -388,7 +401,9 @@ class TableService:
         if status not in LISTABLE:
             raise Invalid("bad_status", "status must be 'open' or 'live'.")
         async with self.sessions() as session:
-            ids = [t.id for t in await table_store.list_tables(session, status)]
+            # Live tables are listed to be watched: not those whose players keep spectators out.
+            listed = await table_store.list_tables(session, status, watchable=status == "live")
+            ids = [t.id for t in listed]
         return [self.table_json(await self.authority(table_id), player_id) for table_id in ids]
 
     async def get_table(self, table_id: str, player_id: str | None) -> dict[str, Any]:
@@ -397,6 +412,25 @@ class TableService:
         if self.shared:
             await authority.refresh()
         return self.table_json(authority, player_id)
+
+    async def check_watcher(
+        self, authority: TableAuthority, player_id: str | None, invite_code: str | None
+    ) -> None:
+        """Refuse to show the table to someone not seated at it, unless spectators may
+        watch: ``Forbidden`` ``no_spectators`` when the players keep them out, and
+        ``invite_required`` at a private table without its invite code."""
+        if authority.seat_of(player_id) is not None:
+            return
+        if player_id is not None and self.shared:
+            await authority.refresh()  # seated a moment ago through another worker?
+            if authority.seat_of(player_id) is not None:
+                return
+        if not authority.spectators:
+            raise Forbidden("no_spectators", "The players at this table do not allow spectators.")
+        if authority.visibility == "private" and not invite_matches(authority, invite_code):
+            raise Forbidden(
+                "invite_required", "This private table can be watched only with its invite link."
+            )
 
     async def join(
         self, player: Player, table_id: str, invite_code: str | None, seat: int | None
@@ -453,9 +487,7 @@ class TableService:
             raise Conflict("table_not_open", "This table is not waiting for players.")
         if authority.seat_of(player.id) is not None:
             raise Conflict("already_seated", "You already have a seat at this table.")
-        if authority.visibility == "private" and not hmac.compare_digest(
-            (invite_code or "").encode(), authority.invite_code.encode()
-        ):
+        if authority.visibility == "private" and not invite_matches(authority, invite_code):
             raise Forbidden("bad_invite_code", "This private table needs its invite code.")
         free = [s for s in range(authority.seat_count) if s not in authority.seats]
         if seat is None:
@@ -529,3 +561,8 @@ class TableService:
             authority.begin_match(*started)
             self._announce(authority)
         return self.table_json(authority, player.id)
+
+
+def invite_matches(authority: TableAuthority, invite_code: str | None) -> bool:
+    """True when ``invite_code`` is the table's (compared in constant time)."""
+    return hmac.compare_digest((invite_code or "").encode(), authority.invite_code.encode())

@@ -7,10 +7,22 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, String, bindparam, cast, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    String,
+    and_,
+    bindparam,
+    cast,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 
 from app.store.db import AsyncSession, BoundStatement
-from app.store.models import ActionRecord, Match, MatchSeat, utcnow
+from app.store.models import ActionRecord, Match, MatchSeat, Table, utcnow
 from app.store.players import SeatRow, seated
 
 
@@ -50,6 +62,29 @@ async def add_match(
 async def get_match(session: AsyncSession, match_id: int) -> Match | None:
     """One match by id."""
     return await session.get(Match, match_id)
+
+
+def visible_to(viewer_id: str | None) -> ColumnElement[bool]:
+    """Which matches ``viewer_id`` (None: anyone) may find in history: every match of a
+    public table; a private table's once it is over, unless its players chose ``never``;
+    and every match the viewer played in."""
+    shown = or_(
+        Table.visibility == "public",
+        and_(Match.status == "finished", Table.history == "after_match"),
+    )
+    if viewer_id is not None:
+        played = select(MatchSeat.match_id).where(MatchSeat.player_id == viewer_id)
+        shown = or_(shown, Match.id.in_(played))
+    table_of_match = select(Table.id).where(Table.id == Match.table_id, shown)
+    return table_of_match.exists()
+
+
+async def get_visible_match(
+    session: AsyncSession, match_id: int, viewer_id: str | None
+) -> Match | None:
+    """One match by id, if ``viewer_id`` may see it (``visible_to``)."""
+    query = select(Match).where(Match.id == match_id, visible_to(viewer_id))
+    return (await session.scalars(query)).first()
 
 
 # Prebuilt once: building a statement costs more than running it, and a deal ends every
@@ -113,10 +148,12 @@ async def list_matches(
     before: int | None = None,
     limit: int = 20,
     where: MatchFilter | None = None,
+    viewer_id: str | None = None,
 ) -> list[Match]:
-    """Matches newest first; ``before`` is the id of the last match of the previous page."""
+    """Matches ``viewer_id`` may see (``visible_to``), newest first; ``before`` is the id of
+    the last match of the previous page; ``where`` narrows them (see ``MatchFilter``)."""
     where = where or MatchFilter(player_id=player_id, variant=variant)
-    query = select(Match).order_by(Match.id.desc()).limit(limit)
+    query = select(Match).where(visible_to(viewer_id)).order_by(Match.id.desc()).limit(limit)
     if where.player_id is not None:
         mine = (
             select(MatchSeat.seat)

@@ -20,6 +20,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -84,6 +85,13 @@ class Table(Base):
     variant: Mapped[str] = mapped_column(String(32))
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     visibility: Mapped[str] = mapped_column(String(16))
+    # Whether anyone but the seated players may watch (a private table: with its invite code).
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    # When a private table's matches appear in history to those who did not play them:
+    # ``after_match`` (once over) or ``never``.
+    history: Mapped[str] = mapped_column(
+        String(16), default="after_match", server_default="after_match"
+    )
     status: Mapped[str] = mapped_column(String(16), index=True)
     seats: Mapped[int] = mapped_column(Integer)
     version: Mapped[int] = mapped_column(Integer, default=0)

@@ -26,15 +26,23 @@ async def get_table(session: AsyncSession, table_id: str) -> Table | None:
 
 
 async def list_tables(
-    session: AsyncSession, status: str, *, visibility: str = "public", limit: int = 100
+    session: AsyncSession,
+    status: str,
+    *,
+    visibility: str = "public",
+    watchable: bool = False,
+    limit: int = 100,
 ) -> list[Table]:
-    """Tables with this status and visibility, newest first."""
+    """Tables with this status and visibility, newest first (``watchable``: only those that
+    let spectators in)."""
     query = (
         select(Table)
         .where(Table.status == status, Table.visibility == visibility)
         .order_by(Table.created_at.desc(), Table.id)
         .limit(limit)
     )
+    if watchable:
+        query = query.where(Table.spectators.is_(True))
     return list(await session.scalars(query))
 
 

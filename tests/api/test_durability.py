@@ -38,6 +38,9 @@ def server_process(database: Path, port: int) -> Iterator[subprocess.Popen[bytes
         "PLAYERS_PER_MINUTE": "100000",
         "TABLES_PER_MINUTE": "100000",
         "WS_MESSAGES_PER_SECOND": "100000",
+        "WS_CONNECTIONS_PER_ADDRESS": "100000",
+        # Bots' turns take exactly BOT_PAUSE, as the browser tests expect.
+        "BOT_PAUSE_JITTER": "0",
     }
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)

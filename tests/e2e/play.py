@@ -22,12 +22,15 @@ def version_of(page: Page) -> int:
     return int(page.locator(".table-page").get_attribute("data-version") or "-1")
 
 
-def start_private_table(new_page: Callable[..., Page], second_locale: str = "pl-PL") -> Seats:
-    """Anna creates a private table in the lobby; Bela opens the invite link and sits down."""
+def start_private_table(
+    new_page: Callable[..., Page], second_locale: str = "pl-PL", visibility: str = "private"
+) -> Seats:
+    """Anna creates a private (or public) table in the lobby; Bela opens the invite link and
+    sits down."""
     anna = new_page("anna")
     anna.goto("/")
     anna.fill("#name", "Anna")
-    anna.select_option("select[name=visibility]", "private")
+    anna.select_option("select[name=visibility]", visibility)
     anna.click("[data-action=create]")
     link = anna.locator("#invite-link")
     expect(link).to_have_value(_has_invite())

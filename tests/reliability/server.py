@@ -27,6 +27,7 @@ GENEROUS = {
     "PLAYERS_PER_MINUTE": "1000000",
     "TABLES_PER_MINUTE": "1000000",
     "WS_MESSAGES_PER_SECOND": "1000000",
+    "WS_CONNECTIONS_PER_ADDRESS": "1000000",
 }
 
 
@@ -44,15 +45,22 @@ class Served:
 
 @contextmanager
 def served(
-    database_url: str | Path, port: int, log: Path, **env: str
+    database_url: str | Path, port: int, log: Path, own_group: bool = False, **env: str
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """``talon serve`` on ``port``, stdout and stderr appended to ``log``; killed on exit."""
+    """``talon serve`` on ``port``, stdout and stderr appended to ``log``; killed on exit.
+    ``own_group``: in a process group of its own, as a server started in a terminal is (Ctrl-C
+    reaches the whole group)."""
     url = sqlite_url(database_url) if isinstance(database_url, Path) else database_url
     environment = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "info", **GENEROUS, **env}
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     with log.open("ab") as sink:
         process = subprocess.Popen(
-            command, cwd=ROOT, env=environment, stdout=sink, stderr=subprocess.STDOUT
+            command,
+            cwd=ROOT,
+            env=environment,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=own_group,
         )
     try:
         yield process

@@ -123,6 +123,13 @@ async def drain(client: Client) -> None:
         pass
 
 
+async def fresh_view(base: str, table_id: str, token: str | None) -> dict[str, Any]:
+    """The view a new connection is welcomed with (the connection is closed again)."""
+    fresh, welcome = await Client.open(base, table_id, token)
+    await fresh.close()
+    return dict(welcome["view"])
+
+
 async def hostile_match(base: str, bursts: list[list[tuple[int, Any]]]) -> None:
     async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
         tokens = [(await post(http, "/api/players", None, {"name": n}))["token"] for n in "AB"]
@@ -163,7 +170,7 @@ async def hostile_match(base: str, bursts: list[list[tuple[int, Any]]]) -> None:
             assert [f["version"] for f in seen if f["type"] == "update"] == [version]
             for client in clients[:mover] + clients[mover + 1 :]:
                 assert (await client.recv_until("update"))["version"] == version
-            views = [(await Client.open(base, table["id"], t))[1]["view"] for t in (*tokens, None)]
+            views = [await fresh_view(base, table["id"], t) for t in (*tokens, None)]
         assert views[0]["match_over"], "the honest players' match did not finish"
         for path in (f"/api/tables/{table['id']}", f"/api/matches/{table['match_id']}/log"):
             assert (await http.get(path)).status_code == 200

@@ -17,9 +17,11 @@ from typing import Any
 
 import httpx
 import pytest
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import MovingWindowRateLimiter
 from websockets.asyncio.client import connect
 
-from app.api.limits import Bucket, KeyedLimiter
+from app.api.limits import AddressLimit, Bucket
 from app.api.origin import origin_allowed
 from app.services import identity
 from app.settings import Settings
@@ -177,6 +179,75 @@ async def test_new_players_and_tables_per_address_are_limited(limited: tuple[str
     await api.call("GET", "/healthz")  # the server carries on
 
 
+@pytest.fixture
+async def capped(database_url: str) -> AsyncIterator[tuple[str, Api]]:
+    """A server allowing 3 table sockets per address and request bodies of 4,096 bytes."""
+    settings = settings_for(database_url, ws_connections_per_address=3, max_body_bytes=4096)
+    async with (
+        live_server(settings) as base,
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http,
+    ):
+        yield base, Api(http)
+
+
+async def test_table_sockets_per_address_are_limited(capped: tuple[str, Api]) -> None:
+    base, api = capped
+    table, _ = await api.live_table()
+    watchers = [(await Client.open(base, table["id"]))[0] for _ in range(3)]
+    url = f"ws://{base}/ws/tables/{table['id']}"
+    socket = await connect(url)
+    refusal = json.loads(await asyncio.wait_for(socket.recv(), 5))  # before any hello
+    assert refusal["code"] == "too_many_connections" and refusal["message"]
+    assert await closed_with(socket) == 4029
+    await watchers.pop().close()
+    await asyncio.sleep(0.2)  # the server notices the close
+    again, welcome = await Client.open(base, table["id"])  # a freed place is free again
+    assert welcome["type"] == "welcome"
+    for client in [*watchers, again]:
+        await client.close()
+
+
+async def test_large_request_bodies_are_refused_with_413_before_parsing(
+    capped: tuple[str, Api],
+) -> None:
+    _, api = capped
+    big = b'{"name": "' + b"x" * 2_000_000 + b'"}'
+    declared = await api.client.post(
+        "/api/players", content=big, headers={"Content-Type": "application/json"}
+    )
+
+    async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: sent chunked
+        for start in range(0, len(big), 65_536):
+            yield big[start : start + 65_536]
+
+    chunked = await api.client.post(
+        "/api/players", content=chunks(), headers={"Content-Type": "application/json"}
+    )
+    for response in (declared, chunked):
+        assert response.status_code == 413, response.text
+        assert response.json()["error"]["code"] == "body_too_large"
+        assert "4096 bytes" in response.json()["error"]["message"]
+    assert (await api.player("Small"))["name"] == "Small"  # the server carries on
+
+
+async def test_error_messages_repeat_at_most_a_short_piece_of_a_client_value(
+    capped: tuple[str, Api],
+) -> None:
+    _, api = capped
+    token = (await api.player())["token"]
+    long = "v" * 3_000
+    bodies = {
+        "unknown_variant": {"variant": long},
+        "bad_options": {"options": {long: 1}},
+        "validation_error": {"bots": {long: "hard"}},
+    }
+    for code, body in bodies.items():
+        answer = await api.call("POST", "/api/tables", token, status=422, json=body)
+        message = answer["error"]["message"]
+        assert answer["error"]["code"] == code
+        assert len(message) <= 300 and "v" * 41 not in message, message
+
+
 def test_a_bucket_refills_at_its_rate() -> None:
     bucket = Bucket(capacity=2, period=1.0, now=0.0)
     assert bucket.take(0.0) == 0 and bucket.take(0.0) == 0
@@ -184,15 +255,31 @@ def test_a_bucket_refills_at_its_rate() -> None:
     assert bucket.take(0.5) == 0
 
 
-def test_a_keyed_limiter_keeps_addresses_apart_and_forgets_idle_ones() -> None:
-    now = [0.0]
-    limiter = KeyedLimiter(capacity=1, period=60.0, clock=lambda: now[0], max_keys=2)
-    assert limiter.take("a") == 0 and limiter.take("a") > 0
-    assert limiter.take("b") == 0
-    now[0] = 61.0
-    assert limiter.take("c") == 0  # a and b were idle a whole period: forgotten, full again
-    assert set(limiter._buckets) == {"c"}
-    assert limiter.take("a") == 0
+async def test_an_address_limit_keeps_addresses_and_limits_apart() -> None:
+    limiter = MovingWindowRateLimiter(MemoryStorage())
+    players = AddressLimit("players", 2, limiter)
+    tables = AddressLimit("tables", 1, limiter)
+    assert await players.take("a") == 0 and await players.take("a") == 0
+    wait = await players.take("a")
+    assert 1 <= wait <= 60  # the oldest of the two leaves the minute's window by then
+    assert await players.take("b") == 0
+    assert await tables.take("a") == 0 and await tables.take("a") > 0
+
+
+async def test_an_unreachable_limit_store_lets_requests_through_and_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Redis down must not take sign-ups down with it: the limit is a guard, not a record."""
+
+    class Unreachable(MovingWindowRateLimiter):
+        async def hit(self, *_: Any, **__: Any) -> bool:
+            raise ConnectionError("redis is gone")
+
+    limit = AddressLimit("players", 1, Unreachable(MemoryStorage()))
+    with caplog.at_level("WARNING", logger="app.api.limits"):
+        assert [await limit.take("a") for _ in range(3)] == [0, 0, 0]
+    warnings = [r.getMessage() for r in caplog.records]
+    assert warnings == ["rate limit players not checked: ConnectionError"]  # once, not a flood
 
 
 async def test_a_token_appears_only_in_the_response_that_created_it(tmp_path: Path) -> None:

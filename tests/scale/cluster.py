@@ -115,6 +115,7 @@ class Worker:
             "LOG_LEVEL": "info",
             "LOG_FORMAT": "json",
             "SYNC_INTERVAL": "0.5",
+            "EXPOSE_METRICS": "true",
             "PUBLIC_URL": f"http://{self.base}",
             "ALLOWED_ORIGINS": f'["http://{self.base}"]',
             **settings,

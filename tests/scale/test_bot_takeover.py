@@ -24,7 +24,7 @@ async def test_a_stalled_bot_turn_is_taken_over_by_another_worker(
     pg_cluster: PostgresCluster, redis_server: RedisServer, tmp_path: Path
 ) -> None:
     database = in_thread(lambda: asyncio.run(pg_cluster.fresh_database()))
-    quick = {"BOT_WORKERS": "0", "BOT_BUDGET": "0.1"}
+    quick = {"BOT_WORKERS": "0", "BOT_BUDGET": "0.1", "BOT_PAUSE_JITTER": "0"}
     one = Worker(database, redis_server.url, tmp_path, "worker1", BOT_PAUSE="600", **quick)
     two = Worker(database, redis_server.url, tmp_path, "worker2", BOT_PAUSE="0", **quick)
     rng = random.Random(5)
@@ -38,7 +38,8 @@ async def test_a_stalled_bot_turn_is_taken_over_by_another_worker(
                 anna["token"], options={"target": 1}, visibility="private", bots={"1": "easy"}
             )
         assert table["status"] == "live"
-        human, spectator = FoldingViewer(anna["token"]), FoldingViewer(None)
+        human = FoldingViewer(anna["token"])
+        spectator = FoldingViewer(None, invite=table["invite_code"])  # a private table
         await human.connect(one.base, table["id"], None)
         await spectator.connect(two.base, table["id"], None)
         killed = False
@@ -58,7 +59,7 @@ async def test_a_stalled_bot_turn_is_taken_over_by_another_worker(
             await spectator.catch_up(human.version)
         assert killed, "the human never handed the move to the bot"
         for viewer, token in ((human, anna["token"]), (spectator, None)):
-            fresh = FoldingViewer(token)
+            fresh = FoldingViewer(token, viewer.invite)
             await fresh.connect(two.base, table["id"], None)
             assert viewer.view == fresh.view  # every version folded once, nothing missing
         assert any("taking it over" in line for line in two.log_lines())

@@ -44,7 +44,7 @@ async def test_a_redis_restart_loses_no_update(pg_cluster: PostgresCluster, tmp_
         ):
             api1, api2 = Api(http1), Api(http2)
             anna, bela, table, joined = await start_match(api1, api2)
-            everyone = await connect_across(one, two, table["id"], anna, bela)
+            everyone = await connect_across(one, two, table["id"], anna, bela, table["invite_code"])
             a, b, _ = everyone
             seats = [a, b]
 

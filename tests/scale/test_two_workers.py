@@ -31,8 +31,10 @@ pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 class Viewer(FoldingViewer):
     """A folding viewer on one worker that keeps every update it receives."""
 
-    def __init__(self, name: str, token: str | None, seat: int | None) -> None:
-        super().__init__(token)
+    def __init__(
+        self, name: str, token: str | None, seat: int | None, invite: str | None = None
+    ) -> None:
+        super().__init__(token, invite)
         self.name, self.seat = name, seat
         self.updates: list[dict[str, Any]] = []
 
@@ -125,13 +127,18 @@ async def start_match(
 
 
 async def connect_across(
-    one: Worker, two: Worker, table_id: str, anna: dict[str, Any], bela: dict[str, Any]
+    one: Worker,
+    two: Worker,
+    table_id: str,
+    anna: dict[str, Any],
+    bela: dict[str, Any],
+    invite: str,
 ) -> list[Viewer]:
-    """A on worker 1; B and a spectator on worker 2."""
+    """A on worker 1; B and a spectator (with the private table's ``invite``) on worker 2."""
     everyone = [
         Viewer("A", anna["token"], 0),
         Viewer("B", bela["token"], 1),
-        Viewer("spectator", None, None),
+        Viewer("spectator", None, None, invite),
     ]
     for viewer, worker in zip(everyone, (one, two, two), strict=True):
         await viewer.connect(worker, table_id, None)
@@ -168,7 +175,7 @@ async def test_a_match_across_two_workers_survives_killing_one(
             assert seen_by_one["status"] == "live"
             assert seen_by_one["match_id"] == joined["match_id"]
 
-        everyone = await connect_across(one, two, table["id"], anna, bela)
+        everyone = await connect_across(one, two, table["id"], anna, bela, table["invite_code"])
         a, b, _ = everyone
         seats = [a, b]
 

@@ -215,3 +215,27 @@ async def test_bots_are_given_only_to_empty_seats_by_a_seated_player(services: S
     assert started["seats"][1]["player_id"] == bot_service.bot_player_id("easy", 1)
     with pytest.raises(Conflict):
         await services.tables.add_bot(anna, table["id"], 1, "hard")
+
+
+async def test_each_bot_move_waits_out_the_rest_of_its_turn_delay(database_url: str) -> None:
+    """Every bot move goes through the pacing (``tests/services/test_bot_timing.py`` shows
+    that the pacing hides how long the bot thought)."""
+    built = Services.build(
+        settings_for(database_url, bot_pause=0.3, bot_pause_jitter=0.0, bot_workers=0)
+    )
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    built.bots.sleep = sleep
+    await built.start()
+    try:
+        authority, anna = await bot_table(built, "medium")
+        state = await play_match(authority, anna, random.Random(3))
+    finally:
+        await built.close()
+    assert state.match_over
+    # One wait per bot move: what the bot's quick thinking left of the 0.3 s.
+    assert len(slept) >= 3
+    assert all(0.0 < s <= 0.3 for s in slept)
