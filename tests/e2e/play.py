@@ -16,6 +16,8 @@ class Seats:
 
     pages: list[Page]
     table_id: str
+    invite: str
+    """The invite link (a private table's spectators need it too)."""
 
 
 def version_of(page: Page) -> int:
@@ -43,7 +45,7 @@ def start_private_table(
         expect(page.locator(".table-page")).to_be_visible()
         expect(page.locator(".hand.mine .card")).to_have_count(6)
     table_id = invite.split("/t/")[1].split("?")[0]
-    return Seats([anna, bela], table_id)
+    return Seats([anna, bela], table_id, invite)
 
 
 def _has_invite() -> Any:

@@ -15,12 +15,13 @@ from tests.e2e.play import face_up, play_until_deal_ends, start_private_table
 def test_a_deal_played_by_clicks_shows_the_spectator_only_public_cards(
     new_page: Any, server: Server
 ) -> None:
-    # A public table: a private one is watched only with its invite code in the greeting
-    # (tests/api/test_private_tables.py), which the browser client does not send yet.
-    seats = start_private_table(new_page, visibility="public")
+    # A private table is watched only with its invite link: without it the page says why.
+    seats = start_private_table(new_page)
     anna, bela = seats.pages
     carla = new_page("carla")
     carla.goto(f"/t/{seats.table_id}")
+    expect(carla.get_by_test_id("no-watching")).to_contain_text("invite link")
+    carla.goto(seats.invite)
     expect(carla.get_by_test_id("watching")).to_be_visible()
     expect(carla.locator(".hand.mine")).to_have_count(0)
     expect(carla.locator(".seat-label .name")).to_have_text(["Bela", "Anna"])

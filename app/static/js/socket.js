@@ -53,7 +53,10 @@ export class TableSocket {
     this.socket = socket;
     this.greeted = false;
     socket.onopen = () => {
-      socket.send(JSON.stringify({ type: "hello", token: this.token(), since: this.version }));
+      // A spectator of a private table shows the invite code its link carries.
+      const invite = new URLSearchParams(location.search).get("invite");
+      const hello = { type: "hello", token: this.token(), since: this.version };
+      socket.send(JSON.stringify(invite ? { ...hello, invite } : hello));
     };
     socket.onmessage = (message) => {
       if (socket === this.socket) this.receive(JSON.parse(message.data));
@@ -64,7 +67,9 @@ export class TableSocket {
       clearTimeout(this.timers.pong);
       this.greeted = false;
       if (this.stopped) return;
-      if (event.code === 4004 || event.code === 4001) {
+      // 4004 no such table, 4001 a bad token, 4005 not allowed to watch: trying again changes
+      // nothing, so the page says why instead.
+      if (event.code === 4004 || event.code === 4001 || event.code === 4005) {
         this.stopped = true;
         this.on.fatal(event.code);
         return;

@@ -88,6 +88,10 @@ export function tablePage(root, tableId, navigate) {
       ack() {},
       error(frame) {
         if (frame.code === "stale_version") return; // the missing update is on its way
+        if (frame.code === "invite_required" || frame.code === "no_spectators") {
+          state.refusal = frame.code; // the socket closes with 4005 next: the page says why
+          return;
+        }
         toast(errorText(frame.code, frame.message));
       },
       status(status) {
@@ -96,8 +100,9 @@ export function tablePage(root, tableId, navigate) {
         else banner(t("reconnecting"));
         render();
       },
-      fatal() {
-        state.missing = true;
+      fatal(code) {
+        if (code === 4005 && !seated()) state.noWatching = true;
+        else state.missing = true;
         render();
       },
     });
@@ -331,6 +336,15 @@ export function tablePage(root, tableId, navigate) {
     const focused = document.activeElement?.closest?.(".hand.mine .card")?.dataset.card;
     if (state.missing) {
       mount(root, h("section", { class: "panel narrow" }, h("h1", {}, t("not_found")), lobbyLink()));
+      return;
+    }
+    if (state.noWatching && !seated() && state.table?.status !== "open") {
+      // The server said why in the error frame before it closed: the reason and the way back.
+      // (A table still waiting for players shows its join form instead.)
+      mount(
+        root,
+        h("section", { class: "panel narrow", "data-testid": "no-watching" }, h("h1", {}, t(`err_${state.refusal || "invite_required"}`)), h("a", { href: "/", "data-link": true, class: "button primary" }, t("back_to_lobby"))),
+      );
       return;
     }
     if (state.badInvite && !seated()) {
