@@ -86,6 +86,7 @@ def serve(settings: Settings, host: str, port: int, apply_migrations: bool = Tru
         ws_per_message_deflate=False,
         ws_ping_interval=settings.ws_ping_interval,
         ws_ping_timeout=settings.ws_ping_timeout,
+        timeout_keep_alive=settings.keep_alive_seconds,
     )
 
 

@@ -41,6 +41,11 @@ class Settings(BaseSettings):
     ws_hello_timeout: float = Field(default=10.0, gt=0)
     ws_ping_interval: float = Field(default=20.0, gt=0)
     ws_ping_timeout: float = Field(default=20.0, gt=0)
+    # An idle HTTP keep-alive connection is closed after this many seconds. Longer than what
+    # clients and proxies keep one for (httpx 5 s, browsers and nginx about 60 s), so the
+    # server never closes a connection just as a client reuses it: that race loses the
+    # request with "server disconnected" (uvicorn's own default is 5 s, the same as httpx).
+    keep_alive_seconds: int = Field(default=75, ge=1)
     ws_messages_per_second: float = Field(default=100.0, gt=0)
     # Open table sockets per client address (per worker); more are closed with 4029.
     ws_connections_per_address: int = Field(default=100, ge=1)
