@@ -89,7 +89,11 @@ async def profile(player_id: Annotated[str, Path(max_length=64)], profiles: Prof
 @router.get(
     "/{player_id}/matches.ndjson",
     response_class=StreamingResponse,
-    responses={200: {"content": {"application/x-ndjson": {}}}, 404: {"model": ErrorBody}},
+    responses={
+        200: {"content": {"application/x-ndjson": {}}},
+        401: {"model": ErrorBody},
+        404: {"model": ErrorBody},
+    },
     openapi_extra=OPTIONAL_TOKEN,
 )
 async def export_matches(

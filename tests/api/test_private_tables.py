@@ -115,6 +115,12 @@ async def test_players_can_keep_a_private_match_out_of_history_for_good(
     for token in (anna["token"], bela["token"]):
         assert match_id in listed(await api.call("GET", "/api/matches", token))
         assert (await api.call("GET", f"/api/matches/{match_id}/log", token))["winner"] == 0
+    # Nor does a player's match export show it to anyone but its players.
+    export = f"/api/players/{anna['id']}/matches.ndjson"
+    for token, shown in ((None, False), (stranger, False), (bela["token"], True)):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        lines = (await api.client.get(export, headers=headers)).text.splitlines()
+        assert (match_id in [json.loads(line)["id"] for line in lines]) is shown, token
 
 
 async def test_only_a_private_table_can_keep_its_matches_unlisted(api: Api) -> None:
