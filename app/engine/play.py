@@ -36,8 +36,11 @@ def marriages_allowed(state: State) -> bool:
 
 
 def marriage_points(state: State, suit: str) -> int:
-    """40 for the trump marriage, 20 for another."""
-    return 40 if suit == state.trump else 20
+    """40 for the trump marriage, 20 for another.
+
+    In four-hand the first card led names trump, so a marriage led before then is in trumps.
+    """
+    return 40 if suit == (state.trump or suit) else 20
 
 
 def can_exchange(state: State, seat: int) -> bool:
@@ -250,9 +253,8 @@ def marriage_pending(state: State, seat: int) -> bool:
 def marriage_offers(state: State, seat: int) -> list[tuple[str, int, bool]]:
     """The marriages ``seat`` may declare now: ``(suit, points, pending)`` in suit order.
 
-    ``points`` is what the marriage is worth (40 in trumps, else 20; in four-hand the first
-    card led names trump, so a marriage led then is the trump marriage); ``pending`` is True
-    if it would wait for the declarer's (side's) first trick (:func:`marriage_pending`).
+    ``points`` is what the marriage is worth (:func:`marriage_points`); ``pending`` is True if
+    it would wait for the declarer's (side's) first trick (:func:`marriage_pending`).
 
     >>> from app.engine import new_deal, preset
     >>> marriage_offers(new_deal(preset("sixty-six"), seed="x"), 0)
@@ -260,11 +262,7 @@ def marriage_offers(state: State, seat: int) -> list[tuple[str, int, bool]]:
     """
     suits = {a.card.suit for a in legal_actions(state, seat) if a.marriage and a.card is not None}
     pending = marriage_pending(state, seat)
-    return [
-        (suit, marriage_points(state, suit) if state.trump else 40, pending)
-        for suit in SUITS
-        if suit in suits
-    ]
+    return [(suit, marriage_points(state, suit), pending) for suit in SUITS if suit in suits]
 
 
 def _check_play(state: State, seat: int, action: Action) -> Card:
