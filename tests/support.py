@@ -231,5 +231,5 @@ class FoldingViewer:
                 continue
             assert frame["version"] == self.version + 1, "a gap or a duplicate version"
             self.received(frame)
-            self.view = fold(self.view, frame["events"], frame["to_move"], frame["legal"])
+            self.view = fold(self.view, frame)
             self.version = frame["version"]

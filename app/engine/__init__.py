@@ -16,10 +16,10 @@ from .dealing import deck_for, new_deal, new_match, seed_commitment, shuffled_de
 from .errors import ActionError, EngineError, Illegal, IllegalAction
 from .events import Event, redact
 from .play import apply as apply
-from .play import legal_actions
+from .play import legal_actions, marriage_offers, unplayable
 from .rules import OPTION_NAMES, PRESETS, Rules, preset
 from .state import DealResult, Outcome, State, Termination
-from .views import View, view
+from .views import SeatOptions, View, seat_options, view
 
 __all__ = [
     "OPTION_NAMES",
@@ -35,6 +35,7 @@ __all__ = [
     "IllegalAction",
     "Outcome",
     "Rules",
+    "SeatOptions",
     "State",
     "Termination",
     "View",
@@ -42,12 +43,15 @@ __all__ = [
     "deck_for",
     "full_deck",
     "legal_actions",
+    "marriage_offers",
     "new_deal",
     "new_match",
     "parse_card",
     "preset",
     "redact",
+    "seat_options",
     "seed_commitment",
     "shuffled_deck",
+    "unplayable",
     "view",
 ]

@@ -7,6 +7,7 @@ events that describe the change. Nothing else in the project decides a rule.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Final
 
 from .actions import BID_LEVELS, CLAIM, CLOSE, EXCHANGE, PASS, Action
@@ -35,8 +36,11 @@ def marriages_allowed(state: State) -> bool:
 
 
 def marriage_points(state: State, suit: str) -> int:
-    """40 for the trump marriage, 20 for another."""
-    return 40 if suit == state.trump else 20
+    """40 for the trump marriage, 20 for another.
+
+    In four-hand the first card led names trump, so a marriage led before then is in trumps.
+    """
+    return 40 if suit == (state.trump or suit) else 20
 
 
 def can_exchange(state: State, seat: int) -> bool:
@@ -173,13 +177,12 @@ def apply(
     elif isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.seats:
         raise IllegalAction(Illegal.BAD_SEAT, "There is no such seat at this table.")
     assert seat is not None
-    if action.type == "resign":
-        return _resign(state, seat)
-    if seat != state.to_move:
-        raise IllegalAction(Illegal.NOT_YOUR_TURN, "It is not your turn.")
     kind = action.type
-    if state.bidding and kind not in ("bid", "pass"):
-        raise IllegalAction(Illegal.BIDDING_NOT_OVER, "The bidding is not over yet.")
+    if kind == "resign":
+        return _resign(state, seat)
+    refusal = _turn_refusal(state, seat, kind)
+    if refusal is not None:
+        raise refusal
     if kind == "play":
         return _play(state, seat, action)
     if kind == "exchange":
@@ -191,6 +194,75 @@ def apply(
     if kind in ("bid", "pass"):
         return _bid(state, seat, action)
     raise IllegalAction(Illegal.UNKNOWN_ACTION, f"There is no rule for the action {kind!r}.")
+
+
+def _turn_refusal(state: State, seat: int, kind: str) -> IllegalAction | None:
+    """Why ``seat`` may not take an action of type ``kind`` (not ``resign``) at all now, or None.
+
+    The checks ``apply`` makes before it looks at the action itself: the match or the deal is
+    over, another seat is on move, the four-hand bidding is still going on.
+    """
+    if state.match_over:
+        return IllegalAction(Illegal.MATCH_OVER, "The match is over.")
+    if state.deal_over:
+        return IllegalAction(Illegal.DEAL_OVER, "The deal is over.")
+    if seat != state.to_move:
+        return IllegalAction(Illegal.NOT_YOUR_TURN, "It is not your turn.")
+    if state.bidding and kind not in ("bid", "pass"):
+        return IllegalAction(Illegal.BIDDING_NOT_OVER, "The bidding is not over yet.")
+    return None
+
+
+def _strict_follow(state: State) -> bool:
+    """True while a trick is led in the strict phase, when following is restricted."""
+    return bool(state.trick) and (state.closed_by is not None or not state.stock)
+
+
+def unplayable(state: State, seat: int) -> dict[str, Illegal]:
+    """Why each card of ``seat``'s hand may not be played now, by card code.
+
+    Playable cards are left out, so the dict is empty when ``seat`` may play any card. Each
+    code is the one ``apply`` refuses that card with (played plainly, not as a marriage).
+
+    >>> from app.engine import new_deal, preset
+    >>> s = new_deal(preset("sixty-six"), seed="x")
+    >>> unplayable(s, s.to_move)
+    {}
+    >>> set(unplayable(s, 1 - s.to_move).values())
+    {<Illegal.NOT_YOUR_TURN: 'not_your_turn'>}
+    """
+    hand = state.hands[seat]
+    refusal = _turn_refusal(state, seat, "play")
+    if refusal is not None:
+        return {card.code: refusal.code for card in hand}
+    if not _strict_follow(state):
+        return {}
+    allowed = follow_cards(state, hand)
+    return {c.code: _follow_error(state, hand, c).code for c in hand if c not in allowed}
+
+
+def marriage_pending(state: State, seat: int) -> bool:
+    """True if a marriage ``seat`` declared now would wait for its side's first trick."""
+    if not state.rules.marriage_needs_trick:
+        return False
+    if state.rules.partners:
+        return state.side_tricks(seat % 2) == 0
+    return state.tricks_won[seat] == 0
+
+
+def marriage_offers(state: State, seat: int) -> list[tuple[str, int, bool]]:
+    """The marriages ``seat`` may declare now: ``(suit, points, pending)`` in suit order.
+
+    ``points`` is what the marriage is worth (:func:`marriage_points`); ``pending`` is True if
+    it would wait for the declarer's (side's) first trick (:func:`marriage_pending`).
+
+    >>> from app.engine import new_deal, preset
+    >>> marriage_offers(new_deal(preset("sixty-six"), seed="x"), 0)
+    []
+    """
+    suits = {a.card.suit for a in legal_actions(state, seat) if a.marriage and a.card is not None}
+    pending = marriage_pending(state, seat)
+    return [(suit, marriage_points(state, suit), pending) for suit in SUITS if suit in suits]
 
 
 def _check_play(state: State, seat: int, action: Action) -> Card:
@@ -217,11 +289,7 @@ def _check_play(state: State, seat: int, action: Action) -> Card:
                 Illegal.MARRIAGE_NOT_ALLOWED, "Marriages cannot be declared once the stock is gone."
             )
         return card
-    if (
-        state.trick
-        and (state.closed_by is not None or not state.stock)  # the strict phase
-        and card not in follow_cards(state, hand)
-    ):
+    if _strict_follow(state) and card not in follow_cards(state, hand):
         raise _follow_error(state, hand, card)
     return card
 
@@ -300,10 +368,7 @@ def _declare_marriage(state: State, seat: int, card: Card, events: list[Event]) 
     partner = PARTNER[card]
     points = marriage_points(state, card.suit)
     rules = state.rules
-    if rules.partners:
-        credited = state.side_tricks(seat % 2) > 0 or not rules.marriage_needs_trick
-    else:
-        credited = state.tricks_won[seat] > 0 or not rules.marriage_needs_trick
+    credited = not marriage_pending(state, seat)
     if (seat, partner) not in state.shown:  # it may be known already, taken by an exchange
         state._set(shown=(*state.shown, (seat, partner)))
     state._set(marriages=(*state.marriages, (seat, card.suit, points)))
@@ -606,6 +671,8 @@ def _finish(
     result = judge_bid(state, termination) if rules.bidding else None
     if result is None:
         result = judge(state, winner, termination, actor)
+    if termination is Termination.RESIGN:
+        result = replace(result, resigned=actor)
     totals = tuple(a + b for a, b in zip(state.game_points, result.game_points, strict=True))
     state._set(game_points=totals, deal_results=(*state.deal_results, result))
     events.append(

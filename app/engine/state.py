@@ -67,7 +67,8 @@ class DealResult:
 
     ``winner`` and ``game_points`` are per side (a side is a seat except with ``partners``);
     ``winner`` is None for a void deal. ``card_points``, ``scores`` and ``tricks`` are per seat.
-    ``bid`` is the winning bid ``(seat, level)`` of a four-hand deal.
+    ``bid`` is the winning bid ``(seat, level)`` of a four-hand deal; ``resigned`` the seat
+    that resigned the match in this deal (its JSON form has each only when set).
     """
 
     deal_no: int
@@ -83,6 +84,7 @@ class DealResult:
     game_points: tuple[int, ...]
     closed_by: int | None
     bid: tuple[int, int] | None = None
+    resigned: int | None = None
 
     @property
     def outcome(self) -> Outcome:
@@ -106,6 +108,8 @@ class DealResult:
         }
         if self.bid is not None:
             data["bid"] = {"seat": self.bid[0], "level": self.bid[1]}
+        if self.resigned is not None:
+            data["resigned"] = self.resigned
         if reveal_seed:
             data["seed"] = self.seed
         return data

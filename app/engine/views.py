@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from .play import legal_actions
+from .play import legal_actions, marriage_offers, unplayable
 from .state import State
 
 
@@ -33,6 +33,15 @@ class Marriage(TypedDict):
     seat: int
     suit: str
     points: int
+
+
+class MarriageOffer(TypedDict):
+    """A marriage the viewer may declare now: its suit, what it is worth, and whether it would
+    wait (``pending``) for the declarer's first trick before it counts."""
+
+    suit: str
+    points: int
+    pending: bool
 
 
 class Bid(TypedDict):
@@ -94,13 +103,51 @@ class View(TypedDict):
     deal_results: list[dict[str, Any]]
     commitment: str
     legal: list[dict[str, Any]]
+    """The viewer's legal actions; empty unless it is the viewer's move."""
+    unplayable: dict[str, str]
+    """Each card of the viewer's own hand that may not be played now, with the code ``apply``
+    would refuse it with (``not_your_turn``, ``must_follow_suit``...); playable cards are left
+    out. Empty for a spectator."""
+    declarable: list[MarriageOffer]
+    """The marriages the viewer may declare now; empty unless it is the viewer's lead."""
+
+
+class SeatOptions(TypedDict):
+    """What the viewer may do now: the view's fields that every ``update`` sends afresh."""
+
+    legal: list[dict[str, Any]]
+    unplayable: dict[str, str]
+    declarable: list[MarriageOffer]
+
+
+def seat_options(state: State, seat: int | None) -> SeatOptions:
+    """The ``legal``, ``unplayable`` and ``declarable`` fields of ``seat``'s view.
+
+    A spectator (``seat`` None) may do nothing and is told nothing.
+
+    >>> from app.engine import new_deal, preset
+    >>> seat_options(new_deal(preset("sixty-six"), seed="x"), None)
+    {'legal': [], 'unplayable': {}, 'declarable': []}
+    """
+    if seat is None:
+        return {"legal": [], "unplayable": {}, "declarable": []}
+    return {
+        "legal": [a.to_json() for a in legal_actions(state, seat)],
+        "unplayable": {code: str(reason) for code, reason in unplayable(state, seat).items()},
+        "declarable": [
+            {"suit": suit, "points": points, "pending": pending}
+            for suit, points, pending in marriage_offers(state, seat)
+        ],
+    }
 
 
 def view(state: State, seat: int | None) -> View:
     """The picture of ``state`` for ``seat`` (``None``: a spectator).
 
-    Holds the viewer's own hand, counts of the others', every public fact, and ``legal``: the
-    viewer's legal actions (empty when it is not the viewer's move). In manual claim mode
+    Holds the viewer's own hand, counts of the others', every public fact, and what the viewer
+    may do (:func:`seat_options`): ``legal``, its legal actions (empty when it is not the
+    viewer's move), ``unplayable``, why each other card of its hand may not be played, and
+    ``declarable``, the marriages it may declare with their points. In manual claim mode
     ``scores`` is null for everyone: players count in their heads.
     """
     n = state.seats
@@ -149,5 +196,5 @@ def view(state: State, seat: int | None) -> View:
         "match_winner": state.match_winner,
         "deal_results": [r.to_json(reveal_seed=over) for r in state.deal_results],
         "commitment": state.commitment,
-        "legal": [a.to_json() for a in legal_actions(state, seat)] if seat is not None else [],
+        **seat_options(state, seat),
     }

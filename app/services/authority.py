@@ -25,8 +25,8 @@ from app.engine import (
     Rules,
     State,
     apply,
-    legal_actions,
     new_match,
+    seat_options,
     view,
 )
 from app.services import metrics
@@ -100,14 +100,13 @@ def record_of(
     """The record of the action that produced ``state`` at ``version`` in match ``match_id``."""
     texts = []
     for seat in [*range(state.seats), None]:
-        legal = [] if seat is None else [action.to_json() for action in legal_actions(state, seat)]
         frame = {
             "type": "update",
             "match_id": match_id,
             "version": version,
             "events": [e for e in (event.for_viewer(seat) for event in events) if e is not None],
             "to_move": state.to_move,
-            "legal": legal,
+            **seat_options(state, seat),
         }
         texts.append(encode(frame))
     return VersionRecord(version, tuple(texts))

@@ -63,6 +63,8 @@ class Seat:
         welcome = self.next("welcome")
         self.version: int = welcome["version"]
         self.legal: list[dict[str, Any]] = welcome["view"]["legal"]
+        self.unplayable: dict[str, str] = welcome["view"]["unplayable"]
+        self.declarable: list[dict[str, Any]] = welcome["view"]["declarable"]
         self.to_move: int | None = welcome["view"]["to_move"]
         self.events: list[dict[str, Any]] = []
         self.tricks_won: list[int] = list(welcome["view"]["tricks_won"])
@@ -80,6 +82,7 @@ class Seat:
             frame = self.next("update")
             self.version = frame["version"]
             self.legal, self.to_move = frame["legal"], frame["to_move"]
+            self.unplayable, self.declarable = frame["unplayable"], frame["declarable"]
             self.events = frame["events"]
             for event in self.events:
                 if event["type"] == "deal_started":
@@ -94,6 +97,11 @@ Choose = Callable[[list[dict[str, Any]], random.Random], dict[str, Any]]
 def no_close(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A random legal play or exchange (never closing, claiming or resigning)."""
     return rng.choice([a for a in legal if a["type"] in ("play", "exchange")] or legal)
+
+
+def close_at_once(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """Close the stock whenever that is legal, else like ``no_close``: strict play soon."""
+    return {"type": "close"} if {"type": "close"} in legal else no_close(legal, rng)
 
 
 def marry(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:

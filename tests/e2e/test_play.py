@@ -56,6 +56,8 @@ def test_a_deal_played_by_clicks_shows_the_spectator_only_public_cards(
     anna.click("[data-action=resign-yes]")
     for page in (anna, bela, carla):
         expect(page.get_by_test_id("match-winner")).to_contain_text("Bela")
+        expect(page.locator(".why")).to_contain_text("Anna")  # in each page's language
+        expect(page.locator(".why")).not_to_contain_text("Bela")
     expect(anna.locator("[data-action=rematch]")).to_be_visible()
     expect(carla.locator("[data-action=rematch]")).to_have_count(0)
 

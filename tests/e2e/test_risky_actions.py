@@ -111,3 +111,21 @@ def test_the_why_names_the_rule_behind_every_game_point_value(new_page: Any) -> 
             assert text.count(".") >= 2, "no sentence for the value: " + case
             if termination == "close_failed":  # Anna closed and failed
                 assert "Anna" in text and ("Bela" in text or points[0] < 0), case
+
+
+def test_a_resignation_names_the_seat_the_result_says_resigned(new_page: Any) -> None:
+    """The client counts no seats: with three players the one who resigned need not sit
+    next to the winner."""
+    page = new_page("reader")
+    page.goto("/")
+    text = page.evaluate(
+        """async () => {
+      const { setLang } = await import('/js/i18n.js');
+      const { why } = await import('/js/summary.js');
+      setLang('en');
+      const result = { termination: 'resign', winner: 1, resigned: 0, closed_by: null,
+                       game_points: [0, 0, 0] };
+      return why(result, ['Anna', 'Bela', 'Carla'], {});
+    }"""
+    )
+    assert text.startswith("Anna resigned."), text

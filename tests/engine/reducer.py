@@ -2,7 +2,8 @@
 
 It exists to prove that events are complete deltas: a welcome snapshot plus every update, folded
 here, must equal a fresh ``view`` (tests/engine/test_views.py, and the server's protocol tests).
-``to_move`` and ``legal`` come with each update's envelope, not from events.
+``to_move`` and what the viewer may do (``legal``, ``unplayable``, ``declarable``) come with each
+update's envelope, not from events.
 """
 
 from __future__ import annotations
@@ -10,19 +11,18 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+OPTIONS = ("legal", "unplayable", "declarable")
+"""The view's fields that every update sends afresh, as they are (``app.engine.seat_options``)."""
 
-def fold(
-    snapshot: dict[str, Any],
-    events: list[dict[str, Any]],
-    to_move: int | None,
-    legal: list[dict[str, Any]],
-) -> dict[str, Any]:
-    """The viewer's picture after ``events``; ``snapshot`` is not changed."""
+
+def fold(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
+    """The viewer's picture after the update ``frame``; ``snapshot`` is not changed."""
     v = copy.deepcopy(snapshot)
-    for event in events:
+    for event in frame["events"]:
         _HANDLERS[event["type"]](v, event)
-    v["to_move"] = to_move
-    v["legal"] = legal
+    v["to_move"] = frame["to_move"]
+    for key in OPTIONS:
+        v[key] = copy.deepcopy(frame[key])
     return v
 
 

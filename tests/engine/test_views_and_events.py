@@ -87,7 +87,7 @@ def check_match(variant: str, seed: int, **options: object) -> int:
                 if after.rules.claim == "manual" and data["type"] not in ("claim", "deal_over"):
                     assert "score" not in data  # scores are shown only once a deal is judged
                     assert data["type"] != "trick_won" or "points" not in data
-            folded[viewer] = fold(folded[viewer], seen, fresh["to_move"], fresh["legal"])
+            folded[viewer] = fold(folded[viewer], {**fresh, "events": seen})
             assert folded[viewer] == fresh, (viewer, seen)
             json.dumps(fresh)  # plain JSON data
     return steps

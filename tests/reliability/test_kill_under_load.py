@@ -108,7 +108,7 @@ async def one_move(run: Run, table: Table, rng: random.Random) -> None:
         frame = await mover.recv()
         if frame["type"] == "update":
             assert frame["version"] == mover.version + 1
-            mover.view = fold(mover.view, frame["events"], frame["to_move"], frame["legal"])
+            mover.view = fold(mover.view, frame)
             mover.version = frame["version"]
         elif frame["type"] in ("ack", "error"):
             break

@@ -249,7 +249,7 @@ def audit(played: Played, manual: bool) -> int:
                 assert frame["version"] == version + 1, "a gap or a duplicate version"
                 version = frame["version"]
                 check_update(frame, seat, states[version - 1], states[version], events[version])
-                picture = fold(picture, frame["events"], frame["to_move"], frame["legal"])
+                picture = fold(picture, frame)
                 shape = [(e["type"], e.get("seat")) for e in frame["events"]]
                 by_version.setdefault(version, []).append((seat, shape))
             else:

@@ -42,9 +42,7 @@ async def test_a_snapshot_plus_folded_updates_equals_a_fresh_snapshot(
             (update,) = viewer.frames
             viewer.frames.clear()
             assert update["version"] == authority.version
-            folded[index] = fold(
-                folded[index], update["events"], update["to_move"], update["legal"]
-            )
+            folded[index] = fold(folded[index], update)
             assert folded[index] == view(authority.state, viewer.seat), (
                 match_no,
                 authority.version,

@@ -1,5 +1,6 @@
 // Folds the events of one `update` into the viewer's picture (the view of the last welcome).
-// It only applies what the server says happened; `to_move` and `legal` come with the update.
+// It only applies what the server says happened; `to_move` and what the viewer may do (`legal`,
+// `unplayable`, `declarable`) come with the update.
 
 const HANDLERS = {
   deal_started(v, e) {
@@ -98,6 +99,9 @@ export function fold(view, frame) {
     if (handler) handler(v, event);
   }
   v.to_move = frame.to_move;
+  // What this viewer may do now comes whole with every update: the client decides no rule.
   v.legal = frame.legal;
+  v.unplayable = frame.unplayable || {};
+  v.declarable = frame.declarable || [];
   return v;
 }

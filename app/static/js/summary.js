@@ -16,14 +16,13 @@ const TERMINATION_WHY = {
 
 /**
  * The words for a deal's result. Every number and the way the deal ended come from the server's
- * result (`termination`, `winner`, `closed_by`, `game_points`); the table's options (`rules`)
+ * result (`termination`, `winner`, `closed_by`, `resigned`, `game_points`); the table's options (`rules`)
  * only pick the sentence that names the rule behind the number.
  */
 export function why(r, names, rules) {
   const winner = names[r.winner];
   const closer = r.closed_by !== null && r.closed_by !== undefined ? names[r.closed_by] : winner;
-  const loser = names[(r.winner + 1) % names.length];
-  const who = r.termination === "resign" ? loser : winner;
+  const who = r.termination === "resign" ? names[r.resigned] : winner;
   const lines = [t(TERMINATION_WHY[r.termination] || "why_reached_66", { name: who, closer })];
   const value = valueLine(r, names, rules, closer);
   if (value) lines.push(value);

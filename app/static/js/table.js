@@ -251,15 +251,19 @@ export function tablePage(root, tableId, navigate) {
     send(plays[0]);
   }
 
+  // Why a card may not be played is the server's word: the view's `unplayable` gives the code
+  // the server would refuse it with, and errors.js has its sentence in every language. Cards
+  // held back only because it is not this player's moment are dimmed less.
+  const WAIT_CODES = new Set(["not_your_turn", "bidding_not_over", "deal_over", "match_over"]);
+
+  function reasonCode(code) {
+    return (state.view.unplayable || {})[code] || null;
+  }
+
   function reasonFor(code) {
-    const v = state.view;
     if (!state.online) return t("reconnecting");
-    if (v.to_move !== state.seat || v.deal_over) return t("not_your_turn");
-    if (playsOf(code).length) return "";
-    if (v.trick.length && (v.closed || v.stock === 0)) {
-      return t(v.rules.strict === "follow" ? "strict_follow" : "strict_head");
-    }
-    return t("not_legal");
+    const reason = reasonCode(code);
+    return reason ? errorText(reason) : t("not_legal");
   }
 
   function handCard(code) {
@@ -270,8 +274,9 @@ export function tablePage(root, tableId, navigate) {
     if (!ok) {
       const reason = reasonFor(code);
       el.classList.add("illegal");
-      if (state.view.to_move !== state.seat) el.classList.add("waiting");
+      if (WAIT_CODES.has(reasonCode(code))) el.classList.add("waiting");
       el.setAttribute("aria-disabled", "true");
+      el.dataset.reasonCode = reasonCode(code) || "";
       el.dataset.reason = reason;
       el.title = reason;
       el.setAttribute("aria-label", `${cardName(code)}. ${reason}`);
@@ -634,14 +639,18 @@ export function tablePage(root, tableId, navigate) {
     return h("button", { class: `button ${kind}`, type: "button", "data-action": type, onclick: () => send({ type }) }, label);
   }
 
+  // What the marriage is worth, and whether it waits for a trick, is the server's word too.
   function marriageChoice(code) {
     const plays = playsOf(code);
-    const points = code[1] === state.view.trump ? 40 : 20;
+    const offer = (state.view.declarable || []).find((m) => m.suit === code[1]);
+    const points = offer ? offer.points : "";
+    const note = offer && offer.pending ? t("ann_pending", { points, name: names()[state.seat] || "?" }) : null;
     return h(
       "div",
       { class: "marriage-choice", role: "group" },
-      h("button", { class: "button primary", type: "button", "data-action": "marriage", onclick: () => send(plays.find((a) => a.marriage)) },
+      h("button", { class: "button primary", type: "button", "data-action": "marriage", "data-points": String(points), onclick: () => send(plays.find((a) => a.marriage)) },
         suitIcon(code[1]), " ", t("marriage_offer", { points })),
+      note ? h("span", { class: "marriage-note", "data-testid": "marriage-pending" }, note) : null,
       h("button", { class: "button ghost", type: "button", "data-action": "play-alone", onclick: () => send(plays.find((a) => !a.marriage)) },
         t("play_alone", { card: cardShort(code) })),
     );
