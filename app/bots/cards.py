@@ -14,9 +14,25 @@ from typing import Final
 
 import numpy as np
 
-SUIT_ORDER: Final = "CDHS"
-RANK_ORDER: Final = "789JQKTA"
-RANK_POINTS: Final = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+from app.engine import new_deal, preset
+from app.engine.cards import CARD_POINTS, RANKS, SUITS
+from app.engine.play import marriage_points
+
+SUIT_ORDER: Final = "".join(SUITS)
+RANK_ORDER: Final = "".join(RANKS)
+RANK_POINTS: Final = CARD_POINTS
+"""Card points by rank (the engine's table)."""
+
+
+def _marriage_values() -> tuple[int, int]:
+    """The engine's value of a trump marriage and of a plain one, read from a dealt state."""
+    state = new_deal(preset("sixty-six"), seed="marriage values")
+    plain = next(suit for suit in SUITS if suit != state.trump)
+    return marriage_points(state, state.trump), marriage_points(state, plain)
+
+
+TRUMP_MARRIAGE, PLAIN_MARRIAGE = _marriage_values()
+"""What a marriage in trumps and in another suit scores (the engine's values)."""
 
 QUEEN: Final = RANK_ORDER.index("Q")
 KING: Final = RANK_ORDER.index("K")

@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from app.engine.scoring import GOING_OUT
+
 from .knowledge import Knowledge, sample_positions
 from .playout import Batch, option_column, play_out
 from .solver import Solver
@@ -36,7 +38,6 @@ WIN_WEIGHT = 2.0
 win to a gamble for more game points."""
 GREEDY_NOISE = 12.0
 MAX_SOLVED_WORLDS = 40
-GOING_OUT = 66
 
 
 def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> dict[str, Any]:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from app.engine.scoring import GOING_OUT
+
 from .cards import ABOVE, KING, POINTS_LIST, QUEEN, SUIT_MASK, card_code, card_id, cards_of
 from .knowledge import Knowledge
-
-GOING_OUT = 66
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
