@@ -10,7 +10,7 @@ policy (see :mod:`app.bots.playout`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 
@@ -82,3 +82,10 @@ def cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def counts_in_bits(view: dict[str, Any]) -> bool:
+    """True for a two-seat table with a single deck: the bitmask players of
+    :mod:`app.bots.knowledge`, :mod:`app.bots.playout` and :mod:`app.bots.solver` serve it;
+    other tables are played by :mod:`app.bots.group` and :mod:`app.bots.sampling`."""
+    return bool(view["seats"] == 2 and view["rules"]["deck"] != 48)

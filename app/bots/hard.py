@@ -19,6 +19,8 @@ import numpy as np
 
 from app.engine.scoring import GOING_OUT
 
+from . import sampling
+from .cards import counts_in_bits
 from .knowledge import Knowledge, sample_positions
 from .playout import Batch, option_column, play_out
 from .solver import Solver
@@ -41,7 +43,10 @@ MAX_SOLVED_WORLDS = 40
 
 
 def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> dict[str, Any]:
-    """The hard bot's action for ``view``, decided within about ``budget_s`` seconds."""
+    """The hard bot's action for ``view``, decided within about ``budget_s`` seconds (at
+    tables of three or four seats, or with the 48-card deck, by :mod:`app.bots.sampling`)."""
+    if not counts_in_bits(view):
+        return sampling.choose(view, rng, budget_s)
     deadline = time.perf_counter() + budget_s
     legal = list(view["legal"])
     if len(legal) == 1:

@@ -108,8 +108,8 @@ class Table:
         """The table of an engine ``Rules`` value (two players).
 
         Hands are bitmasks with one bit per card, so the double deck (two copies of each
-        card) cannot be represented: it raises ValueError, and ``choose_action`` falls back
-        to the easy level, which needs no card counting.
+        card) cannot be represented: it raises ValueError (the bots play that deck with
+        :mod:`app.bots.group` and :mod:`app.bots.sampling` instead).
         """
         if rules.deck == 48:
             raise ValueError("the computer players count cards for single decks only")
