@@ -50,6 +50,8 @@ class Picture:
     goal: int
     """What the mover's side needs to win the deal now (66, or its bid's target)."""
     unseen: Counter[Card]
+    top: dict[str, int]
+    """The strength of the strongest unseen card of each suit."""
     high_bid: int
     """The level of the bid that stands (0: none yet)."""
 
@@ -96,8 +98,17 @@ def _picture(rules: Rules, seat: int, state: State, unseen: Counter[Card]) -> Pi
         side_score=state.side_score(side),
         goal=goal,
         unseen=unseen,
+        top=_tops(unseen),
         high_bid=state.high_bid[1] if state.high_bid is not None else 0,
     )
+
+
+def _tops(unseen: Counter[Card]) -> dict[str, int]:
+    top: dict[str, int] = {}
+    for card in unseen:
+        if card.strength > top.get(card.suit, -1):
+            top[card.suit] = card.strength
+    return top
 
 
 def play_out(state: State) -> State:
@@ -218,7 +229,7 @@ def _lead(p: Picture, plays: list[Action]) -> Action:
         suit = _longest_suit(tuple(_card(a) for a in plays))
         return max((a for a in plays if _suit(a) == suit), key=lambda a: _card(a).strength)
     if p.strict:
-        trumps_out = any(card.suit == p.trump for card in p.unseen)
+        trumps_out = p.trump in p.top
         masters = [a for a in plays if _is_master(p, _card(a))]
         trump_masters = [a for a in masters if _suit(a) == p.trump]
         if trump_masters and trumps_out:
@@ -246,7 +257,7 @@ def _safe(p: Picture, card: Card) -> bool:
         return True
     if card.suit == p.trump:
         return _is_master(p, card)
-    return _is_master(p, card) and not any(c.suit == p.trump for c in p.unseen)
+    return _is_master(p, card) and p.trump not in p.top
 
 
 def _follow(p: Picture, plays: list[Action]) -> Action:

@@ -18,16 +18,23 @@ from typing import Any
 from app.engine import Action, State, apply
 from app.engine.scoring import bid_target
 
-from .group import play_out
+from .group import decide, picture_of_seen, play_out
 from .seen import Seen
 
 PLAYOUT_SHARE = 0.6
 """Share of the budget the playouts may use; the rest covers the machine's hiccups."""
-MIN_WORLDS = 2
+CUTOFF_SHARE = 0.9
+"""Past this share of the budget a world under way is dropped (one world is always played)."""
+MIN_WORLDS = 1
 """Worlds always played, whatever the clock says."""
 MAX_WORLDS = 200
 WIN_WEIGHT = 2.0
 """What winning the deal is worth on top of the game-point margin."""
+SCORE_WEIGHT = 1 / 66
+"""What each point of score margin over the best other side is worth (it tells options apart
+when few worlds were played, or when no deal in them was won)."""
+POLICY_PRIOR = 0.05
+"""A bonus per world for the action the rules-based policy itself would take (ties go to it)."""
 LUNA = 5
 
 
@@ -35,6 +42,7 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
     """The hard bot's action for ``view`` at any table, decided within about ``budget_s``."""
     start = time.perf_counter()
     deadline = start + budget_s * PLAYOUT_SHARE
+    cutoff = start + budget_s * CUTOFF_SHARE
     legal = [Action.from_json(a) for a in view["legal"]]
     if len(legal) == 1:
         return legal[0].to_json()
@@ -42,6 +50,7 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
     if view["bidding"]:
         return _bid(seen, legal, rng, deadline).to_json()
     totals = [0.0] * len(legal)
+    prior = legal.index(decide(picture_of_seen(seen, seen.world(rng)), legal))
     worlds = 0
     slowest = 0.0
     while worlds < MAX_WORLDS:
@@ -49,9 +58,16 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
         if worlds >= MIN_WORLDS and begun + slowest > deadline:
             break
         world = seen.world(rng)
-        for i, action in enumerate(legal):
+        values = []
+        for action in legal:
+            if worlds and time.perf_counter() > cutoff:
+                break  # a world cut short is not counted
             after, _ = apply(world, action)
-            totals[i] += _value(play_out(after), seen.seat)
+            values.append(_value(play_out(after), seen.seat))
+        if len(values) < len(legal):
+            break
+        totals = [t + v for t, v in zip(totals, values, strict=True)]
+        totals[prior] += POLICY_PRIOR
         worlds += 1
         slowest = max(slowest, time.perf_counter() - begun)
     best = max(range(len(legal)), key=lambda i: (totals[i], -i))
@@ -64,7 +80,8 @@ def _value(end: State, seat: int) -> float:
     side = end.side_of(seat)
     others = [p for s, p in enumerate(result.game_points) if s != side]
     margin = result.game_points[side] - max(others)
-    return margin + WIN_WEIGHT * (result.winner == side)
+    lead = end.side_score(side) - max(end.side_score(s) for s in range(end.sides) if s != side)
+    return margin + WIN_WEIGHT * (result.winner == side) + SCORE_WEIGHT * lead
 
 
 def _bid(seen: Seen, legal: list[Action], rng: random.Random, deadline: float) -> Action:
