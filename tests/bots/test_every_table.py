@@ -100,7 +100,7 @@ def test_a_worlds_public_picture_is_the_view_it_came_from():
 def test_worlds_respect_known_voids():
     """A seat that did not follow suit in strict play is never dealt that suit."""
     rng = random.Random(5)
-    checked = 0
+    checked = plain_voids = 0
     for seed in range(10):
         state = new_match(preset("three-hand"), seed=f"voids-{seed}", dealer=0)
         while not state.deal_over:
@@ -109,11 +109,12 @@ def test_worlds_respect_known_voids():
             for other, suits in seen.voids.items():
                 assert not any(c.suit in suits for c in state.hands[other]), "a void is wrong"
                 if other != seat and suits:
+                    plain_voids += bool(suits - {state.trump})
                     world = seen.world(rng)
                     assert not any(c.suit in suits for c in world.hands[other])
                     checked += 1
             state, _ = apply(state, medium.choose(view(state, seat), rng))
-    assert checked > 20
+    assert checked > 20 and plain_voids > 10
 
 
 def _partner_winning(state, seat):
