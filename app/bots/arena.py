@@ -190,7 +190,10 @@ def main(argv: list[str] | None = None) -> None:
             f"{f.a.deals_won / max(decided, 1):.1%} (95% CI {low:.1%} to {high:.1%})"
         )
     par = 1 / rules.sides
-    print(f"  par (equal strength) {par:.1%}")
+    print(
+        f"  par (equal strength): {par * decided / f.deals:.1%} of all deals, "
+        f"{par:.1%} of the deals somebody won"
+    )
     for name, tally in ((f"A {args.a}", f.a), (f"B {args.b}", f.b)):
         print(
             f"{name:10s} game points/deal {tally.game_points / f.deals:5.2f}  decision mean "
