@@ -10,13 +10,29 @@ policy (see :mod:`app.bots.playout`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 
-SUIT_ORDER: Final = "CDHS"
-RANK_ORDER: Final = "789JQKTA"
-RANK_POINTS: Final = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+from app.engine import new_deal, preset
+from app.engine.cards import CARD_POINTS, RANKS, SUITS
+from app.engine.play import marriage_points
+
+SUIT_ORDER: Final = "".join(SUITS)
+RANK_ORDER: Final = "".join(RANKS)
+RANK_POINTS: Final = CARD_POINTS
+"""Card points by rank (the engine's table)."""
+
+
+def _marriage_values() -> tuple[int, int]:
+    """The engine's value of a trump marriage and of a plain one, read from a dealt state."""
+    state = new_deal(preset("sixty-six"), seed="marriage values")
+    plain = next(suit for suit in SUITS if suit != state.trump)
+    return marriage_points(state, state.trump), marriage_points(state, plain)
+
+
+TRUMP_MARRIAGE, PLAIN_MARRIAGE = _marriage_values()
+"""What a marriage in trumps and in another suit scores (the engine's values)."""
 
 QUEEN: Final = RANK_ORDER.index("Q")
 KING: Final = RANK_ORDER.index("K")
@@ -66,3 +82,10 @@ def cards_of(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
+
+
+def counts_in_bits(view: dict[str, Any]) -> bool:
+    """True for a two-seat table with a single deck: the bitmask players of
+    :mod:`app.bots.knowledge`, :mod:`app.bots.playout` and :mod:`app.bots.solver` serve it;
+    other tables are played by :mod:`app.bots.group` and :mod:`app.bots.sampling`."""
+    return bool(view["seats"] == 2 and view["rules"]["deck"] != 48)

@@ -17,6 +17,10 @@ from typing import Any
 
 import numpy as np
 
+from app.engine.scoring import GOING_OUT
+
+from . import sampling
+from .cards import counts_in_bits
 from .knowledge import Knowledge, sample_positions
 from .playout import Batch, option_column, play_out
 from .solver import Solver
@@ -36,11 +40,13 @@ WIN_WEIGHT = 2.0
 win to a gamble for more game points."""
 GREEDY_NOISE = 12.0
 MAX_SOLVED_WORLDS = 40
-GOING_OUT = 66
 
 
 def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> dict[str, Any]:
-    """The hard bot's action for ``view``, decided within about ``budget_s`` seconds."""
+    """The hard bot's action for ``view``, decided within about ``budget_s`` seconds (at
+    tables of three or four seats, or with the 48-card deck, by :mod:`app.bots.sampling`)."""
+    if not counts_in_bits(view):
+        return sampling.choose(view, rng, budget_s)
     deadline = time.perf_counter() + budget_s
     legal = list(view["legal"])
     if len(legal) == 1:

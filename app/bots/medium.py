@@ -13,14 +13,37 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import ABOVE, KING, POINTS_LIST, QUEEN, SUIT_MASK, card_code, card_id, cards_of
-from .knowledge import Knowledge
+from app.engine import Action
+from app.engine.scoring import GOING_OUT
 
-GOING_OUT = 66
+from .cards import (
+    ABOVE,
+    KING,
+    POINTS_LIST,
+    QUEEN,
+    SUIT_MASK,
+    card_code,
+    card_id,
+    cards_of,
+    counts_in_bits,
+)
+from .group import decide, picture_of_seen
+from .knowledge import Knowledge
+from .seen import Seen
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """The medium bot's action for ``view``."""
+    """The medium bot's action for ``view`` (at tables of three or four seats, or with the
+    48-card deck, the rules-based policy of :mod:`app.bots.group`)."""
+    if counts_in_bits(view):
+        return _choose_two(view)
+    seen = Seen.from_view(view)
+    legal = [Action.from_json(a) for a in view["legal"]]
+    action = decide(picture_of_seen(seen, seen.world(rng)), legal)
+    return action.to_json()
+
+
+def _choose_two(view: dict[str, Any]) -> dict[str, Any]:
     k = Knowledge.from_view(view)
     legal = list(view["legal"])
     if len(legal) == 1:

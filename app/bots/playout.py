@@ -28,13 +28,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
 import numpy as np
 
 from app.engine import Rules, full_deck
+from app.engine.scoring import GOING_OUT, deal_value
 
-from .cards import ABOVE, KING, POINTS, QUEEN, RANK_ORDER, SUIT_MASK, card_id
+from .cards import (
+    ABOVE,
+    KING,
+    PLAIN_MARRIAGE,
+    POINTS,
+    QUEEN,
+    RANK_ORDER,
+    SUIT_MASK,
+    TRUMP_MARRIAGE,
+    card_id,
+)
 
 TERMINATIONS: Final = (
     "reached_66",
@@ -63,8 +75,9 @@ _KING_COLS: Final = MARRIAGE_CARDS[1::2]
 _SHIFTS: Final = np.arange(32, dtype=np.int64)
 _COLUMN_CARD: Final = np.concatenate([np.arange(32), MARRIAGE_CARDS, [0, 0, 0]]).astype(np.int64)
 
-GOING_OUT: Final = 66
-HALF: Final = 33
+MAX_COUNTED: Final = 400
+"""More points than any loser can count (card points, bonus and marriages), for the tables
+of deal values."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,15 +100,16 @@ class Table:
     """0 opponent_2_or_3, 1 closer_minus_3, 2 closer_value_min_2."""
     wrong_claim_value: bool
     """True for ``claimer_value``."""
-    schwarz_zero_points: bool
+    rules: Rules
+    """The engine's rules, for the engine's deal scoring."""
 
     @classmethod
     def from_rules(cls, rules: Rules) -> Table:
         """The table of an engine ``Rules`` value (two players).
 
         Hands are bitmasks with one bit per card, so the double deck (two copies of each
-        card) cannot be represented: it raises ValueError, and ``choose_action`` falls back
-        to the easy level, which needs no card counting.
+        card) cannot be represented: it raises ValueError (the bots play that deck with
+        :mod:`app.bots.group` and :mod:`app.bots.sampling` instead).
         """
         if rules.deck == 48:
             raise ValueError("the computer players count cards for single decks only")
@@ -116,8 +130,14 @@ class Table:
                 rules.close_fail
             ),
             wrong_claim_value=rules.wrong_claim == "claimer_value",
-            schwarz_zero_points=rules.schwarz == "zero_points",
+            rules=rules,
         )
+
+    def deal_values(self) -> np.ndarray:
+        """``deal_values()[points, took_a_trick]``: the engine's ``deal_value`` for a loser
+        counting ``points`` (below :data:`MAX_COUNTED`) with no trick (0) or some (1)."""
+        values: np.ndarray = _deal_values(self.rules)
+        return values
 
     @property
     def stock_size(self) -> int:
@@ -401,7 +421,9 @@ def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.nd
         safe = ~beaten & (_IS_TRUMP[trump[r]] | has_suit | ~has_trump[:, None])
         value[r, :32] += np.where(safe, 1.5 * POINTS[None, :] + 14, 0)
     marriage_suit = (MARRIAGE_CARDS >> 3)[None, :]
-    value[:, MARRIAGE_COL:EXCHANGE_COL] += np.where(marriage_suit == trump[:, None], 40, 20)
+    value[:, MARRIAGE_COL:EXCHANGE_COL] += np.where(
+        marriage_suit == trump[:, None], TRUMP_MARRIAGE, PLAIN_MARRIAGE
+    )
     value[:, EXCHANGE_COL] += 100
     value[:, CLOSE_COL] -= 100
     if batch.table.manual_claim:
@@ -528,7 +550,7 @@ def _step(b: Batch, column: np.ndarray) -> _Ends:
 
 def _declare(b: Batch, rows: np.ndarray, seat: np.ndarray, card: np.ndarray, ends: _Ends) -> None:
     """A marriage declared with the card led: credited if the declarer has a trick, else pending."""
-    value = np.where((card >> 3) == b.trump[rows], 40, 20)
+    value = np.where((card >> 3) == b.trump[rows], TRUMP_MARRIAGE, PLAIN_MARRIAGE)
     credited = b.tricks[rows, seat] > 0
     b.marriages[rows, seat] += np.where(credited, value, 0)
     b.pending[rows, seat] += np.where(credited, 0, value)
@@ -611,9 +633,11 @@ def _judge(
     closer = b.closed[rows]
     game = np.zeros((len(rows), 2), dtype=np.int64)
 
+    values = t.deal_values()
+
     def value(points: np.ndarray, won: np.ndarray) -> np.ndarray:
-        schwarz = points == 0 if t.schwarz_zero_points else won == 0
-        return np.where(schwarz, 3, np.where(points < HALF, 2, 1))
+        chosen: np.ndarray = values[points, (won > 0).astype(np.int64)]
+        return chosen
 
     wrong = (term == WRONG_CLAIM) & ((closer < 0) | (actor != closer))
     opp = 1 - actor
@@ -664,6 +688,16 @@ def _judge(
     done = np.zeros(len(b), dtype=bool)
     done[rows] = True
     return done
+
+
+@cache
+def _deal_values(rules: Rules) -> np.ndarray:
+    """The engine's ``deal_value`` of every loser's count and trick state, as a lookup table."""
+    values: np.ndarray = np.array(
+        [[deal_value(rules, points, won) for won in (0, 1)] for points in range(MAX_COUNTED)],
+        dtype=np.int64,
+    )
+    return values
 
 
 def random_decks(table: Table, n: int, rng: np.random.Generator) -> np.ndarray:

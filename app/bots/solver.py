@@ -10,11 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import ABOVE, KING, POINTS_LIST, QUEEN, SUIT_MASK, cards_of
+from app.engine.scoring import GOING_OUT, deal_value
+
+from .cards import (
+    ABOVE,
+    KING,
+    PLAIN_MARRIAGE,
+    POINTS_LIST,
+    QUEEN,
+    SUIT_MASK,
+    TRUMP_MARRIAGE,
+    cards_of,
+)
 from .playout import (
     CLAIM_COL,
-    GOING_OUT,
-    HALF,
     MARRIAGE_COL,
     Position,
     Table,
@@ -125,7 +134,9 @@ class Solver:
         if column >= MARRIAGE_COL:
             suit, is_king = divmod(column - MARRIAGE_COL, 2)
             card = suit * 8 + (KING if is_king else QUEEN)
-            return self._lead(seat, card, 40 if suit == self.trump else 20, alpha, beta)
+            return self._lead(
+                seat, card, TRUMP_MARRIAGE if suit == self.trump else PLAIN_MARRIAGE, alpha, beta
+            )
         if n.lead < 0:
             return self._lead(seat, column, 0, alpha, beta)
         return self._follow(seat, column, alpha, beta)
@@ -233,9 +244,7 @@ def deal_points(
         return cp + (m if t.loser_counts_marriages else 0)
 
     def value(p: int, won: int) -> int:
-        if (p == 0) if t.schwarz_zero_points else (won == 0):
-            return 3
-        return 2 if p < HALF else 1
+        return deal_value(t.rules, p, won)
 
     game = [0, 0]
     if how == "wrong" and (closed_by < 0 or actor != closed_by):

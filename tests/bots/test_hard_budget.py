@@ -57,3 +57,28 @@ def test_on_a_fast_machine_the_rounds_go_on_up_to_the_playout_cap(monkeypatch):
     legal = len(opening_view()["legal"])
     assert rounds > 1
     assert worlds * hard.PLAYOUTS * legal >= hard.MAX_PLAYOUT_ROWS or worlds == hard.MAX_WORLDS
+
+
+@pytest.mark.parametrize(("step", "worlds"), [(1.0, 1), (0.0, 5)])
+def test_the_search_at_larger_tables_plays_as_many_worlds_as_its_clock_allows(
+    monkeypatch, step, worlds
+):
+    """Three-hand: a clock that runs past the deadline at once gets one world, a stopped one
+    gets every world allowed."""
+    from app.bots import sampling
+    from app.bots.seen import Seen
+
+    monkeypatch.setattr(sampling.time, "perf_counter", Clock(step))
+    monkeypatch.setattr(sampling, "MAX_WORLDS", 5)
+    dealt = []
+    original = Seen.world
+
+    def counting(self, rng):
+        dealt.append(1)
+        return original(self, rng)
+
+    monkeypatch.setattr(Seen, "world", counting)
+    state = new_deal(preset("three-hand"), seed="budget", dealer=0)
+    seen = view(state, state.to_move)
+    assert sampling.choose(seen, random.Random(1), 0.15) in seen["legal"]
+    assert len(dealt) == worlds + 1  # one more for the policy's own choice
