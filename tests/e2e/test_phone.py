@@ -37,6 +37,28 @@ def test_the_four_colour_switch_has_a_visible_label_on_a_phone(phone: Page) -> N
     shot(phone, "phone-lobby", full_page=False)
 
 
+def wider_than_the_phone(page: Page) -> list[str]:
+    """Elements reaching past the screen's right edge: a phone then zooms the page out, and
+    fixed dialogs (the deal summary) slide partly off screen."""
+    return page.evaluate(
+        """() => {
+          const width = document.documentElement.clientWidth;
+          return [...document.querySelectorAll('body *')]
+            .filter((e) => e.getBoundingClientRect().right > width + 1)
+            .map((e) => `${e.tagName}#${e.id}.${e.className}`);
+        }"""
+    )
+
+
+def test_no_page_is_wider_than_a_phone(phone: Page, server: Server) -> None:
+    table, players = live_table(server.url)
+    sit_as(phone.context, players[0])
+    for path in ("/", "/history", "/rules", "/leaderboard", "/account", f"/t/{table['id']}"):
+        phone.goto(path)
+        expect(phone.locator("#nav a").first).to_be_visible()
+        assert wider_than_the_phone(phone) == [], path
+
+
 def bela_declared(seats: list[Seat]) -> bool:
     """Bela just declared a marriage, and it did not end the deal."""
     events = seats[0].events
