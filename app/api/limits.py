@@ -23,11 +23,12 @@ import logging
 import math
 import time
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from limits import RateLimitItem, RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage.redis.redispy import RedispyBridge
 from limits.aio.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection
 
@@ -145,8 +146,12 @@ class Limits:
 
     async def close(self) -> None:
         """Release the connection to Redis, if the counters live there."""
-        if isinstance(self.storage, RedisStorage):
-            await self.storage.bridge.get_connection().aclose()
+        if isinstance(self.storage, RedisStorage) and isinstance(
+            self.storage.bridge, RedispyBridge
+        ):
+            # The library types its client as a protocol without ``aclose``; redis-py's has it.
+            client: Any = self.storage.bridge.get_connection()
+            await client.aclose()
 
     def message_bucket(self) -> Bucket:
         """A new bucket for one WebSocket connection's messages."""

@@ -76,7 +76,10 @@ class Connection:
     def deliver(self, frame: Frame) -> None:
         """Queue a frame; follows seat changes announced by ``welcome`` and ``table`` (those
         come as dicts; encoded frames are updates, which change no seat)."""
-        kind = None if isinstance(frame, str) else frame.get("type")
+        if isinstance(frame, str):
+            self.send(frame)
+            return
+        kind = frame.get("type")
         if kind == "welcome":
             self.seat = frame.get("seat")
         elif kind == "table" and self.player_id is not None:

@@ -77,7 +77,9 @@ def choose_action(
     raise AssertionError("unreachable")
 
 
-def _decide(level: str, view: dict[str, Any], rng: random.Random, budget_s: float) -> dict:
+def _decide(
+    level: str, view: dict[str, Any], rng: random.Random, budget_s: float
+) -> dict[str, Any]:
     start = time.perf_counter()
     action = BOTS[level](view, rng, budget_s)
     elapsed = time.perf_counter() - start

@@ -48,7 +48,7 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
     if not counts_in_bits(view):
         return sampling.choose(view, rng, budget_s)
     deadline = time.perf_counter() + budget_s
-    legal = list(view["legal"])
+    legal: list[dict[str, Any]] = list(view["legal"])
     if len(legal) == 1:
         return legal[0]
     k = Knowledge.from_view(view)
@@ -104,7 +104,8 @@ def _playout_round(
     outcome = play_out(batch, rng=np_rng, first=first, greedy_noise=GREEDY_NOISE)
     margin = outcome.margin(k.seat).reshape(len(columns), per_action)
     wins = (outcome.winner == k.seat).reshape(len(columns), per_action)
-    return margin.sum(axis=1) + WIN_WEIGHT * wins.sum(axis=1)
+    values: np.ndarray = margin.sum(axis=1) + WIN_WEIGHT * wins.sum(axis=1)
+    return values
 
 
 def _solved_values(

@@ -45,7 +45,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def _choose_two(view: dict[str, Any]) -> dict[str, Any]:
     k = Knowledge.from_view(view)
-    legal = list(view["legal"])
+    legal: list[dict[str, Any]] = list(view["legal"])
     if len(legal) == 1:
         return legal[0]
     if {"type": "claim"} in legal and k.score(k.seat) >= GOING_OUT:

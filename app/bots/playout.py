@@ -311,7 +311,8 @@ class Outcome:
 
     def margin(self, seat: int) -> np.ndarray:
         """Game points of ``seat`` minus its opponent's, per deal."""
-        return self.game_points[:, seat] - self.game_points[:, 1 - seat]
+        margin: np.ndarray = self.game_points[:, seat] - self.game_points[:, 1 - seat]
+        return margin
 
 
 # ---------------------------------------------------------------------------------------------
@@ -364,7 +365,8 @@ def random_choice(options: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     """Column of option ``floor(u * n)`` of each row (the random playout policy)."""
     count = options.sum(axis=1)
     k = (uniforms * count).astype(np.int64)
-    return (np.cumsum(options, axis=1) <= k[:, None]).sum(axis=1)
+    chosen: np.ndarray = (np.cumsum(options, axis=1) <= k[:, None]).sum(axis=1)
+    return chosen
 
 
 def _beats_table() -> np.ndarray:
@@ -429,7 +431,8 @@ def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.nd
     if batch.table.manual_claim:
         score = batch.points[rows, batch.to_move] + batch.marriages[rows, batch.to_move]
         value[:, CLAIM_COL] += np.where(score >= GOING_OUT, 1000, -1000)
-    return np.where(options, value, -np.inf).argmax(axis=1)
+    best: np.ndarray = np.where(options, value, -np.inf).argmax(axis=1)
+    return best
 
 
 # ---------------------------------------------------------------------------------------------

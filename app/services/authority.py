@@ -307,12 +307,14 @@ class TableAuthority:
         """
         started = time.perf_counter()
         try:
-            version = await asyncio.shield(self._act(player_id, version, action_json, accepted))
+            new_version: int = await asyncio.shield(
+                self._act(player_id, version, action_json, accepted)
+            )
         except ServiceError as exc:
             metrics.refused(exc.code, database=isinstance(exc, Unavailable))
             raise
         metrics.accepted(time.perf_counter() - started)
-        return version
+        return new_version
 
     async def _act(
         self,

@@ -215,7 +215,10 @@ class TableService:
     def check_all(self) -> None:
         """Check every table this worker has viewers for against the store (after Redis
         came back, or periodically): a table whose version moved catches up."""
-        self._following.add(asyncio.get_running_loop().create_task(self.check_heads()))
+        self._following.add(asyncio.get_running_loop().create_task(self._check_heads_quietly()))
+
+    async def _check_heads_quietly(self) -> None:
+        await self.check_heads()
 
     async def check_heads(self) -> int:
         """Catch up every watched table whose stored version or match differs from memory;

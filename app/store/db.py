@@ -19,6 +19,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+__all__ = ["AsyncEngine", "AsyncSession", "async_sessionmaker"]
+
 log = logging.getLogger(__name__)
 
 # A prebuilt statement and its parameters: a change that runs inside another transaction

@@ -226,7 +226,7 @@ def append_actions(connection: Connection, rows: list[dict[str, Any]]) -> None:
     stamp = to_stamp(now)
     for start in range(0, len(rows), SQLITE_ROWS_PER_STATEMENT):
         chunk = rows[start : start + SQLITE_ROWS_PER_STATEMENT]
-        values = []
+        values: list[object] = []
         for r in chunk:
             values += (r["table_id"], r["match_id"], r["version"], r["seat"], to_json(r["action"]))
             values.append(stamp)

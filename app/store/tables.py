@@ -123,21 +123,20 @@ def bump_versions(connection: Connection, moves: list[tuple[str, int]]) -> int:
     if len(moves) > 1 and dialect == "postgresql":
         # asyncpg reports no row count for a many-parameter statement: one UPDATE over
         # every (id, expected) pair, counting the rows it returns.
-        table = Table.__table__
-        statement = (
-            update(table)
-            .where(tuple_(table.c.id, table.c.version).in_(moves))
-            .values(version=table.c.version + 1)
-            .returning(table.c.id)
+        returning = (
+            update(Table)
+            .where(tuple_(Table.id, Table.version).in_(moves))
+            .values(version=Table.version + 1)
+            .returning(Table.id)
         )
-        return len(connection.execute(statement).all())
-    statement = (
-        update(Table.__table__)
+        return len(connection.execute(returning).all())
+    bump = (
+        update(Table)
         .where(Table.id == bindparam("t_id"), Table.version == bindparam("expected"))
         .values(version=bindparam("expected") + 1)
     )
     params = [{"t_id": table_id, "expected": expected} for table_id, expected in moves]
-    return int(connection.execute(statement, params).rowcount)
+    return int(connection.execute(bump, params).rowcount)
 
 
 async def lock_table(session: AsyncSession, table_id: str) -> None:
