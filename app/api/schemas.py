@@ -305,6 +305,34 @@ class Leaderboard(BaseModel):
     next: str | None
 
 
+class OptionDomainOut(BaseModel):
+    """The values one option takes: ``choice`` (one of ``values``), ``flag`` (true or false) or
+    ``number`` (from ``min`` to ``max``, or one of ``values``)."""
+
+    kind: Literal["choice", "flag", "number"]
+    values: list[Any] | None = None
+    min: int | None = None
+    max: int | None = None
+
+
+class VariantOut(BaseModel):
+    """One preset as a table creator sees it."""
+
+    variant: str
+    seats: list[int] = Field(description="the player counts the game seats")
+    served: list[int] = Field(description="the player counts this server's tables take")
+    partners: bool = Field(description="seats 0 and 2 play against 1 and 3")
+    defaults: dict[str, Any] = Field(description="every option's value by default")
+    options: dict[str, OptionDomainOut] = Field(description="the options a table may change")
+    fixed: dict[str, str] = Field(description="the options it may not change, with the reason")
+
+
+class VariantList(BaseModel):
+    """``GET /api/variants``: every preset the engine offers."""
+
+    variants: list[VariantOut]
+
+
 class Health(BaseModel):
     """``GET /healthz``."""
 

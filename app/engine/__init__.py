@@ -12,6 +12,7 @@ standard library and this package.
 
 from .actions import Action
 from .cards import SUITS, Card, full_deck, parse_card
+from .catalog import OptionDomain, VariantInfo, catalog, variant_info
 from .dealing import deck_for, new_deal, new_match, seed_commitment, shuffled_deck
 from .errors import ActionError, EngineError, Illegal, IllegalAction
 from .events import Event, redact
@@ -33,13 +34,16 @@ __all__ = [
     "Event",
     "Illegal",
     "IllegalAction",
+    "OptionDomain",
     "Outcome",
     "Rules",
     "SeatOptions",
     "State",
     "Termination",
+    "VariantInfo",
     "View",
     "apply",
+    "catalog",
     "deck_for",
     "full_deck",
     "legal_actions",
@@ -53,5 +57,6 @@ __all__ = [
     "seed_commitment",
     "shuffled_deck",
     "unplayable",
+    "variant_info",
     "view",
 ]

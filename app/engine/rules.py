@@ -33,6 +33,44 @@ ALL_PASS_MODES: Final = ("next_dealer", "same_dealer")
 LUNA_MODES: Final = ("every_trick", "sixty_six")
 
 
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "strict": STRICT_MODES,
+    "claim": CLAIM_MODES,
+    "close_fail": CLOSE_FAIL_MODES,
+    "wrong_claim": WRONG_CLAIM_MODES,
+    "schwarz": SCHWARZ_MODES,
+    "deal_order": DEAL_ORDERS,
+    "trump_from": TRUMP_FROM,
+    "played_out": PLAYED_OUT_MODES,
+    "game_points_from": GAME_POINTS_FROM,
+    "all_pass": ALL_PASS_MODES,
+    "luna": LUNA_MODES,
+}
+"""The options that take one of a few named values, with those values."""
+
+FLAGS: Final = (
+    "exchange_needs_trick",
+    "marriages_in_strict_phase",
+    "loser_counts_marriages",
+    "partners",
+    "marriage_needs_trick",
+    "bidding",
+    "defenders_score",
+)
+"""The options that are true or false."""
+
+WHOLE_NUMBERS: Final[dict[str, tuple[int, int]]] = {
+    "players": (2, 4),
+    "target": (1, 100),
+    "exchange_min_stock": (1, 48),
+    "close_min_stock": (1, 48),
+    "last_trick_bonus": (0, 100),
+    "hand_size": (3, 8),
+}
+"""The options that are whole numbers, with their lowest and highest values (``deck`` takes
+the sizes of :data:`DECK_RANKS`; ``exchange_rank`` a rank of the chosen deck)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every house-rule option of a table. Build one with :func:`preset`.
@@ -96,36 +134,15 @@ class Rules:
     luna: str = "every_trick"
 
     def __post_init__(self) -> None:
-        _check_choice("strict", self.strict, STRICT_MODES)
-        _check_choice("claim", self.claim, CLAIM_MODES)
-        _check_choice("close_fail", self.close_fail, CLOSE_FAIL_MODES)
-        _check_choice("wrong_claim", self.wrong_claim, WRONG_CLAIM_MODES)
-        _check_choice("schwarz", self.schwarz, SCHWARZ_MODES)
-        _check_choice("deal_order", self.deal_order, DEAL_ORDERS)
-        _check_choice("trump_from", self.trump_from, TRUMP_FROM)
-        _check_choice("played_out", self.played_out, PLAYED_OUT_MODES)
-        _check_choice("game_points_from", self.game_points_from, GAME_POINTS_FROM)
-        _check_choice("all_pass", self.all_pass, ALL_PASS_MODES)
-        _check_choice("luna", self.luna, LUNA_MODES)
-        for name in (
-            "exchange_needs_trick",
-            "marriages_in_strict_phase",
-            "loser_counts_marriages",
-            "partners",
-            "marriage_needs_trick",
-            "bidding",
-            "defenders_score",
-        ):
+        for name, allowed in CHOICES.items():
+            _check_choice(name, getattr(self, name), allowed)
+        for name in FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"option {name} must be true or false")
         if self.deck not in DECK_RANKS:
             raise ValueError(f"option deck must be one of 20, 24, 32, 48, not {self.deck!r}")
-        _check_int("players", self.players, 2, 4)
-        _check_int("target", self.target, 1, 100)
-        _check_int("exchange_min_stock", self.exchange_min_stock, 1, 48)
-        _check_int("close_min_stock", self.close_min_stock, 1, 48)
-        _check_int("last_trick_bonus", self.last_trick_bonus, 0, 100)
-        _check_int("hand_size", self.hand_size, 3, 8)
+        for name, (low, high) in WHOLE_NUMBERS.items():
+            _check_int(name, getattr(self, name), low, high)
         if self.exchange_rank not in DECK_RANKS[self.deck]:
             raise ValueError(
                 f"option exchange_rank {self.exchange_rank!r} is not a rank of the "
@@ -259,8 +276,22 @@ _STOCK_OPTIONS: Final = (
 _BIDDING_OPTIONS: Final = ("all_pass", "defenders_score", "luna")
 
 
-def _fixed(name: str, base: Rules) -> dict[str, str]:
-    """The options preset ``name`` does not let a table change, each with the reason."""
+def seats_for(name: str) -> tuple[int, ...]:
+    """The player counts preset ``name`` seats (KeyError for an unknown preset).
+
+    >>> seats_for("german-32")
+    (2, 3)
+    """
+    return _SEATS[name]
+
+
+def fixed_options(name: str) -> dict[str, str]:
+    """The options preset ``name`` does not let a table change, each with the reason.
+
+    >>> fixed_options("four-hand")["claim"]
+    'four-hand has no claim: the bid decides the deal'
+    """
+    base = _PRESETS[name]
     fixed = {
         "trump_from": f"{name} takes its trump one way only",
         "bidding": "only four-hand bids",
@@ -270,7 +301,8 @@ def _fixed(name: str, base: Rules) -> dict[str, str]:
     if not base.bidding:
         fixed |= {option: "only four-hand bids" for option in _BIDDING_OPTIONS}
     else:
-        fixed["claim"] = "four-hand has no claim: the bid decides the deal"
+        no_claim = f"{name} has no claim: the bid decides the deal"
+        fixed |= {"claim": no_claim, "wrong_claim": no_claim}
     if not base.has_stock:
         fixed |= {option: f"{name} deals no stock" for option in _STOCK_OPTIONS}
         fixed["marriages_in_strict_phase"] = f"{name} is strict from the first trick"
@@ -309,7 +341,7 @@ def preset(name: str, **overrides: Any) -> Rules:
         raise ValueError(f"option players must be {seats} in {name}, not {players!r}")
     if "hand_size" not in overrides and (name, players) in _HAND_FOR:
         overrides["hand_size"] = _HAND_FOR[name, players]
-    fixed = _fixed(name, base)
+    fixed = fixed_options(name)
     for key, value in overrides.items():
         if key in fixed and value != getattr(base, key):
             raise ValueError(f"option {key} cannot be changed in {name}: {fixed[key]}")

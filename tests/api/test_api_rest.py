@@ -218,3 +218,28 @@ async def test_unknown_routes_and_bad_json_use_the_error_shape(api: Api) -> None
     assert response.status_code == 422
     assert_error(response.json(), "validation_error")
     assert "Traceback" not in response.text
+
+
+async def test_variants_come_from_the_engine_with_the_seat_counts_served(api: Api) -> None:
+    body = await api.call("GET", "/api/variants")
+    by_name = {v["variant"]: v for v in body["variants"]}
+    assert list(by_name) == [
+        "sixty-six",
+        "schnapsen",
+        "german-32",
+        "three-hand",
+        "four-hand",
+        "german-48",
+    ]
+    assert by_name["german-32"]["seats"] == [2, 3] and by_name["german-32"]["served"] == [2]
+    assert by_name["four-hand"]["served"] == [] and by_name["four-hand"]["partners"] is True
+    assert by_name["schnapsen"]["defaults"]["exchange_rank"] == "J"
+    assert by_name["sixty-six"]["options"]["claim"] == {
+        "kind": "choice",
+        "values": ["auto", "manual"],
+    }
+    assert "claim" in by_name["four-hand"]["fixed"]
+    # Every option the catalog offers for a served game is accepted by table creation.
+    token = (await api.player())["token"]
+    for value in by_name["schnapsen"]["options"]["close_fail"]["values"]:
+        await api.table(token, variant="schnapsen", options={"close_fail": value})

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import httpx
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import shot
@@ -55,3 +57,48 @@ def test_the_four_colour_deck_paints_diamonds_and_clubs_apart(new_page: Any) -> 
     assert colour(page, "AH") == red
     page.reload()
     expect(page.locator("#four-colour")).to_be_checked()
+
+
+def test_the_game_and_its_house_rules_come_from_the_server(new_page: Any, server: Any) -> None:
+    """The game list is the server's (GET /api/variants); a game's own defaults fill the form,
+    and the table is created with what was chosen."""
+    page = new_page("anna")
+    page.goto("/")
+    page.fill("#name", "Anna")
+    games = page.locator("select[name=variant] option")
+    expect(games).to_have_count(3)  # the games served for two players today
+    assert games.evaluate_all("os => os.map(o => o.value)") == [
+        "sixty-six",
+        "schnapsen",
+        "german-32",
+    ]
+    page.select_option("select[name=variant]", "schnapsen")
+    page.select_option("select[name=claim]", "manual")
+    page.select_option("select[name=close_fail]", "closer_minus_3")
+    page.click("[data-action=create]")
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rstrip("/").split("/")[-1]
+    table = httpx.get(f"{server.url}/api/tables/{table_id}").json()
+    assert table["variant"] == "schnapsen"
+    assert table["options"]["claim"] == "manual"
+    assert table["options"]["close_fail"] == "closer_minus_3"
+    assert table["options"]["exchange_rank"] == "J"
+
+
+def test_the_form_offers_only_what_the_server_lists(new_page: Any, server: Any) -> None:
+    """A server serving one game with a fixed claim rule: the form shows that game alone and
+    no claim choice (the client keeps no list of its own)."""
+    catalog = httpx.get(f"{server.url}/api/variants").json()
+    only = next(v for v in catalog["variants"] if v["variant"] == "schnapsen")
+    only["fixed"]["claim"] = only["options"].pop("claim") and "fixed here"
+    body = json.dumps({"variants": [only]})
+    page = new_page("anna")
+    page.route(
+        "**/api/variants", lambda route: route.fulfill(body=body, content_type="application/json")
+    )
+    page.goto("/")
+    games = page.locator("select[name=variant] option")
+    expect(games).to_have_count(1)
+    expect(games).to_have_attribute("value", "schnapsen")
+    expect(page.locator("select[name=close_fail]")).to_be_visible()
+    expect(page.locator("select[name=claim]")).to_have_count(0)

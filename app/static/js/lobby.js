@@ -7,6 +7,9 @@ import { failure } from "./errors.js";
 import { seatName, t } from "./i18n.js";
 
 const REFRESH_MS = 5000;
+// The house rules the create form offers, when the chosen game lets a table change them.
+const FORM_OPTIONS = ["target", "claim", "close_fail"];
+const TARGETS = [7, 10];
 // The rules page explains each house rule the form offers (its label links there).
 const RULE_ANCHORS = { variant: "variants", target: "option-target", claim: "option-claim", close_fail: "option-close_fail" };
 
@@ -17,6 +20,44 @@ export function lobbyPage(root, navigate) {
   let timer = null;
   let alive = true;
   const form = { variant: "sixty-six", target: "7", claim: "auto", close_fail: "opponent_2_or_3", visibility: "public", rated: "false" };
+  // The games the server serves, from GET /api/variants (the engine's presets); until they
+  // arrive, the form offers the default game only.
+  let variants = null;
+
+  function chosen() {
+    return variants?.find((v) => v.variant === form.variant) ?? null;
+  }
+
+  // A new game resets the form's house rules to that game's own defaults.
+  function chooseVariant(name) {
+    form.variant = name;
+    const info = chosen();
+    if (info) for (const option of FORM_OPTIONS) form[option] = String(info.defaults[option]);
+    render();
+  }
+
+  async function loadVariants() {
+    try {
+      const body = await call("GET", "/api/variants");
+      if (!alive) return;
+      variants = body.variants.filter((v) => v.served.length > 0);
+      if (chosen()) render();
+      else if (variants.length) chooseVariant(variants[0].variant);
+    } catch {
+      if (alive) toast(t("offline"));
+    }
+  }
+
+  // The options sent with a new table: those of the form that the chosen game lets change.
+  function chosenOptions() {
+    const info = chosen();
+    const options = {};
+    for (const option of FORM_OPTIONS) {
+      if (info && !(option in info.options)) continue;
+      options[option] = option === "target" ? Number(form[option]) : form[option];
+    }
+    return options;
+  }
 
   async function refresh() {
     if (!alive) return;
@@ -54,7 +95,7 @@ export function lobbyPage(root, navigate) {
     try {
       const table = await call("POST", "/api/tables", {
         variant: form.variant,
-        options: { target: Number(form.target), claim: form.claim, close_fail: form.close_fail },
+        options: chosenOptions(),
         visibility: form.visibility,
         rated: form.rated === "true",
         ...extra,
@@ -86,7 +127,7 @@ export function lobbyPage(root, navigate) {
     }
   }
 
-  function select(name, values) {
+  function select(name, values, onchange = (value) => { form[name] = value; }) {
     const anchor = RULE_ANCHORS[name];
     return h(
       "label",
@@ -99,7 +140,7 @@ export function lobbyPage(root, navigate) {
       ),
       h(
         "select",
-        { name, onchange: (e) => { form[name] = e.target.value; } },
+        { name, onchange: (e) => onchange(e.target.value) },
         values.map(([value, label]) => h("option", { value, selected: form[name] === value }, label)),
       ),
     );
@@ -130,14 +171,26 @@ export function lobbyPage(root, navigate) {
       "form",
       { class: "panel create", onsubmit: create, "aria-labelledby": "create-title" },
       h("h2", { id: "create-title" }, t("create_title")),
-      select("variant", ["sixty-six", "schnapsen", "german-32"].map((v) => [v, t(`variant_${v}`)])),
-      select("target", ["7", "10"].map((n) => [n, t("target_points", { n })])),
-      select("claim", ["auto", "manual"].map((c) => [c, t(`claim_${c}`)])),
-      select("close_fail", ["opponent_2_or_3", "closer_minus_3", "closer_value_min_2"].map((c) => [c, t(`close_fail_${c}`)])),
+      select("variant", (variants ?? [{ variant: form.variant }]).map((v) => [v.variant, t(`variant_${v.variant}`)]), chooseVariant),
+      optionSelects(),
       select("visibility", ["public", "private"].map((c) => [c, t(`visibility_${c}`)])),
       select("rated", ["false", "true"].map((c) => [c, t(`rated_${c}`)])),
       h("button", { class: "button primary wide", type: "submit", "data-action": "create" }, t("create")),
     );
+  }
+
+  // The form's house rules the chosen game lets a table change, with the values the server
+  // lists (the target offers a few usual ones beside the game's own).
+  function optionSelects() {
+    const info = chosen();
+    if (!info) return null;
+    return FORM_OPTIONS.filter((option) => option in info.options).map((option) => {
+      if (option === "target") {
+        const targets = [...new Set([...TARGETS, info.defaults.target])].sort((a, b) => a - b);
+        return select("target", targets.map((n) => [String(n), t("target_points", { n })]));
+      }
+      return select(option, info.options[option].values.map((c) => [c, t(`${option}_${c}`)]));
+    });
   }
 
   function computerCard() {
@@ -219,6 +272,7 @@ export function lobbyPage(root, navigate) {
 
   render();
   refresh();
+  loadVariants();
   return {
     render,
     leave() {
