@@ -70,32 +70,29 @@ def rate(sides: Sequence[Sequence[Skill]], places: Sequence[int]) -> list[list[S
     return [[Skill(r.mu, r.sigma) for r in side] for side in new]
 
 
-def partnerships(seats: int) -> list[list[int]]:
-    """The sides of a table: partners sit opposite at four seats, everyone alone otherwise."""
-    if seats == 4:
-        return [[0, 2], [1, 3]]
-    return [[seat] for seat in range(seats)]
-
-
-def places(seats: int, winner: int | None, game_points: Sequence[int]) -> list[int]:
+def places(winner: int | None, game_points: Sequence[int]) -> list[int]:
     """Each side's place at the end of a match: the winning side first, the others by their
-    game points (more is better; equal points tie). ``winner`` is a seat."""
-    sides = partnerships(seats)
-    totals = [max((game_points[s] for s in side), default=0) for side in sides]
-    keys = [(0 if winner in side else 1, -total) for side, total in zip(sides, totals, strict=True)]
+    game points (more is better; equal points tie). ``winner`` is a side, and ``game_points``
+    has one entry per side, as the engine counts them."""
+    keys = [(0 if side == winner else 1, -points) for side, points in enumerate(game_points)]
     ordered = sorted(set(keys))
     return [ordered.index(key) for key in keys]
 
 
 def rating_step(
-    match_id: int, variant: str, seats: int, winner: int | None, game_points: Sequence[int]
+    match_id: int,
+    variant: str,
+    sides: Sequence[Sequence[int]],
+    winner: int | None,
+    game_points: Sequence[int],
 ) -> Callable[[Connection], None]:
     """The rating update of a finished match, to run inside the transaction that stores its
-    result (``Write.extras``). It rates only a rated match, and only once: the match's
-    ``rating_applied`` marker is set in that same transaction (``claim_rating``)."""
-    family = family_of(variant, seats)
-    sides = partnerships(seats)
-    order = places(seats, winner, game_points)
+    result (``Write.extras``). ``sides`` lists each side's seats (the engine's
+    ``State.members``), ``winner`` is the winning side and ``game_points`` are per side. It
+    rates only a rated match, and only once: the match's ``rating_applied`` marker is set in
+    that same transaction (``claim_rating``)."""
+    family = family_of(variant, sum(len(side) for side in sides))
+    order = places(winner, game_points)
 
     def step(connection: Connection) -> None:
         crash_point("before_rating")

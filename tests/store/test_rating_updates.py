@@ -11,7 +11,7 @@ import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import insert, select, update
 
-from app.services.ratings import Skill, family_of, partnerships, places, rate, rating_step
+from app.services.ratings import Skill, family_of, places, rate, rating_step
 from app.store import Match, MatchSeat, Player, Rating, RatingChange, Table
 from app.store.db import create_engine
 
@@ -97,12 +97,10 @@ def test_families_sides_and_places() -> None:
     assert family_of("german-32", 2) == "german"
     assert family_of("three-hand", 3) == "three-hand"
     assert family_of("four-hand", 4) == "four-hand"
-    assert partnerships(4) == [[0, 2], [1, 3]]
-    assert partnerships(3) == [[0], [1], [2]]
-    assert places(2, 1, [3, 7]) == [1, 0]
-    assert places(3, 2, [5, 1, 7]) == [1, 2, 0]  # the winner, then by game points
-    assert places(3, 0, [7, 4, 4]) == [0, 1, 1]  # equal points tie
-    assert places(4, 3, [2, 7, 2, 7]) == [1, 0]
+    assert places(1, [3, 7]) == [1, 0]
+    assert places(2, [5, 1, 7]) == [1, 2, 0]  # the winner, then by game points
+    assert places(0, [7, 4, 4]) == [0, 1, 1]  # equal points tie
+    assert places(1, [2, 7]) == [1, 0]  # partnerships: one entry per side
 
 
 def test_the_model_is_openskills_with_the_documented_parameters() -> None:
@@ -114,9 +112,9 @@ def test_the_model_is_openskills_with_the_documented_parameters() -> None:
 
 async def test_a_three_hand_free_for_all_rates_as_openskill_says(engine: Any) -> None:
     first = await stored_match(engine, "three-hand", 3)
-    await finish(engine, first, rating_step(first, "three-hand", 3, 1, [2, 7, 4]))
+    await finish(engine, first, rating_step(first, "three-hand", [[0], [1], [2]], 1, [2, 7, 4]))
     second = await stored_match(engine, "three-hand", 3)
-    await finish(engine, second, rating_step(second, "three-hand", 3, 0, [7, 1, 1]))
+    await finish(engine, second, rating_step(second, "three-hand", [[0], [1], [2]], 0, [7, 1, 1]))
 
     expected = [[LIBRARY.rating()] for _ in range(3)]
     expected = LIBRARY.rate(expected, ranks=[2, 0, 1])  # p1 won, then p2 (4 points), p0
@@ -131,7 +129,7 @@ async def test_a_three_hand_free_for_all_rates_as_openskill_says(engine: Any) ->
 
 async def test_a_four_hand_partnership_rates_as_openskill_says(engine: Any) -> None:
     match_id = await stored_match(engine, "four-hand", 4)
-    await finish(engine, match_id, rating_step(match_id, "four-hand", 4, 3, [2, 7, 2, 7]))
+    await finish(engine, match_id, rating_step(match_id, "four-hand", [[0, 2], [1, 3]], 1, [2, 7]))
     start = LIBRARY.rating
     [[w1, w3], [l0, l2]] = LIBRARY.rate([[start(), start()], [start(), start()]], ranks=[0, 1])
     stored = await ratings(engine, "four-hand")
@@ -142,7 +140,7 @@ async def test_a_four_hand_partnership_rates_as_openskill_says(engine: Any) -> N
 
 async def test_a_match_rates_once_however_often_its_step_runs(engine: Any) -> None:
     match_id = await stored_match(engine, "sixty-six", 2)
-    step = rating_step(match_id, "sixty-six", 2, 0, [7, 0])
+    step = rating_step(match_id, "sixty-six", [[0], [1]], 0, [7, 0])
     await finish(engine, match_id, step)
     once = await ratings(engine, "sixty-six")
     await finish(engine, match_id, step)
@@ -154,5 +152,5 @@ async def test_a_match_rates_once_however_often_its_step_runs(engine: Any) -> No
 
 async def test_a_casual_match_never_rates(engine: Any) -> None:
     match_id = await stored_match(engine, "sixty-six", 2, rated=False)
-    await finish(engine, match_id, rating_step(match_id, "sixty-six", 2, 0, [7, 0]))
+    await finish(engine, match_id, rating_step(match_id, "sixty-six", [[0], [1]], 0, [7, 0]))
     assert await ratings(engine, "sixty-six") == {}
