@@ -34,6 +34,14 @@ def bid_target(level: int) -> int:
     return 33 * level if level < 5 else GOING_OUT
 
 
+def bid_goal(rules: Rules, level: int) -> int | None:
+    """What a bid of ``level`` must reach: card points (with credited marriages), or None
+    for a Luna that must take every trick (``luna="every_trick"``)."""
+    if level == 5 and rules.luna == "every_trick":
+        return None
+    return bid_target(level)
+
+
 def judge(
     state: State, winner: int | None, termination: Termination, actor: int | None
 ) -> DealResult:

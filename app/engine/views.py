@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
+from .actions import BID_LEVELS
 from .play import legal_actions, marriage_offers, unplayable
+from .scoring import bid_goal
 from .state import State
 
 
@@ -58,6 +60,14 @@ class HighBid(TypedDict):
     level: int
 
 
+class BidGoal(TypedDict):
+    """What a four-hand bid of ``level`` must reach: ``needs`` card points (with credited
+    marriages), or None for a Luna that must take every trick."""
+
+    level: int
+    needs: int | None
+
+
 class View(TypedDict):
     """The JSON-ready picture of a table for one seat or a spectator (see :func:`view`)."""
 
@@ -95,6 +105,8 @@ class View(TypedDict):
     bidding: bool
     bids: list[Bid]
     high_bid: HighBid | None
+    bid_goals: list[BidGoal]
+    """Each bid level and what it must reach (empty without bidding)."""
     sitting_out: int | None
     deal_over: bool
     match_over: bool
@@ -190,6 +202,11 @@ def view(state: State, seat: int | None) -> View:
         "bidding": state.bidding,
         "bids": [{"seat": s, "level": level or None} for s, level in state.bids],
         "high_bid": {"seat": high[0], "level": high[1]} if high is not None else None,
+        "bid_goals": [
+            {"level": level, "needs": bid_goal(state.rules, level)} for level in BID_LEVELS
+        ]
+        if state.rules.bidding
+        else [],
         "sitting_out": state.sitting_out,
         "deal_over": state.deal_over,
         "match_over": over,

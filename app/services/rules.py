@@ -7,7 +7,7 @@ from typing import Any
 from app.engine import PRESETS, Rules, VariantInfo, catalog, preset
 from app.services.errors import Invalid, clip_words, shown
 
-SERVED_PLAYERS = frozenset({2})
+SERVED_PLAYERS = frozenset({2, 3, 4})
 """The seat counts this server's tables take (the engine knows games for three and four)."""
 
 

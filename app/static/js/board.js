@@ -1,5 +1,5 @@
-// The felt: both seats, the stock with the turned trump, the trick and the scores.
-// Shared by the live table and the replay viewer. It draws a picture; it decides nothing.
+// The felt: every seat around the table, the stock with the turned trump, the trick and the
+// scores. Shared by the live table and the replay viewer. It draws a picture; it decides nothing.
 
 import { cardElement, sortHand, suitIcon } from "./cards.js";
 import { h } from "./dom.js";
@@ -20,13 +20,35 @@ import { cardName, cardShort, t } from "./i18n.js";
  */
 export function board(p) {
   const v = p.view;
-  const top = (p.bottom + 1) % v.seats;
+  const others = [];
+  for (let i = 1; i < v.seats; i++) {
+    const seat = (p.bottom + i) % v.seats;
+    others.push(seatRow(p, seat, seatPosition(seat, p.bottom, v.seats)));
+  }
   return h(
     "div",
-    { class: "felt", dataset: { toMove: v.to_move ?? "" } },
-    seatRow(p, top, "top"),
-    h("div", { class: "middle" }, stockArea(v), trickArea(p), lastTrickPeek(p)),
+    { class: `felt seats-${v.seats}`, dataset: { toMove: v.to_move ?? "" } },
+    others,
+    h("div", { class: "middle" }, v.trump_card || v.stock ? stockArea(v) : trumpArea(v), trickArea(p), lastTrickPeek(p)),
     seatRow(p, p.bottom, "bottom"),
+  );
+}
+
+// Where each seat sits, seen from the bottom seat, in playing order (clockwise): at four,
+// partners face each other.
+const POSITIONS = { 2: ["bottom", "top"], 3: ["bottom", "left", "right"], 4: ["bottom", "left", "top", "right"] };
+
+/** The place of `seat` on a felt of `n` seats drawn with `bottom` at the bottom. */
+export function seatPosition(seat, bottom, n) {
+  return (POSITIONS[n] || POSITIONS[2])[(seat - bottom + n) % n] || "top";
+}
+
+/** The name of each side: a seat's name, or the partners' names together. */
+export function sideNames(v, names) {
+  const sides = v.sides || names.map((_, seat) => seat);
+  const count = Math.max(...sides) + 1;
+  return Array.from({ length: count }, (_, side) =>
+    sides.map((s, seat) => (s === side ? names[seat] || "?" : null)).filter(Boolean).join(" & "),
   );
 }
 
@@ -52,7 +74,11 @@ function seatRow(p, seat, where) {
     ...stats,
   );
   const faceUp = p.hands && p.hands[seat];
-  const hand = faceUp ? ownHand(p, seat, faceUp) : hiddenHand(v, seat, name);
+  const out = v.sitting_out === seat;
+  // A partner sitting out a Luna keeps its cards but plays none: its own are still shown.
+  const note = out ? h("p", { class: "sitting-out", "data-testid": "sitting-out" }, t("sits_out")) : null;
+  const cards = faceUp ? ownHand(p, seat, faceUp) : out ? null : hiddenHand(v, seat, name);
+  const hand = note && cards ? h("div", { class: "out-hand" }, note, cards) : note || cards;
   const callout =
     p.callout && p.callout.seat === seat ? h("div", { class: "callout", "data-testid": "callout" }, p.callout.text) : null;
   return h(
@@ -62,7 +88,7 @@ function seatRow(p, seat, where) {
       dataset: { seat: String(seat) },
       "aria-label": name,
     },
-    where === "top" ? [label, hand, callout] : [callout, hand, label],
+    where === "bottom" ? [callout, hand, label] : [label, hand, callout],
   );
 }
 
@@ -138,6 +164,15 @@ function stockArea(v) {
   );
 }
 
+// Without a stock (three- and four-hand), the middle shows the trump suit once it is named.
+function trumpArea(v) {
+  return h(
+    "div",
+    { class: "stock-area no-stock" },
+    h("span", { class: "trump-label" }, t("trump"), " ", v.trump ? suitIcon(v.trump) : t("trump_unnamed")),
+  );
+}
+
 function trickArea(p) {
   const v = p.view;
   let cards = v.trick;
@@ -166,7 +201,7 @@ function trickArea(p) {
       cards.map((c) => {
         const label = t("played_by", { name: p.names[c.seat] || "?", card: cardName(c.card) });
         const el = cardElement(c.card, { zone, label });
-        el.classList.add(c.seat === p.bottom ? "from-bottom" : "from-top");
+        el.classList.add(`from-${seatPosition(c.seat, p.bottom, v.seats)}`);
         if (p.fresh?.played.has(c.card)) el.classList.add("arrive");
         return el;
       }),
@@ -195,8 +230,17 @@ function lastTrickPeek(p) {
   );
 }
 
-/** The score line: deal number, trump and game points against the target. */
+/** The score line: deal number and each side's game points against the target. */
 export function scoreboard(v, names) {
+  const sides = sideNames(v, names);
+  const points =
+    sides.length === 2
+      ? [
+          h("span", { class: "gp-name" }, sides[0]),
+          h("strong", { class: "gp" }, `${v.game_points[0]} : ${v.game_points[1]}`),
+          h("span", { class: "gp-name" }, sides[1]),
+        ]
+      : sides.map((name, side) => h("span", { class: "gp-side" }, h("span", { class: "gp-name" }, name), " ", h("strong", { class: "gp" }, String(v.game_points[side]))));
   return h(
     "div",
     { class: "scoreboard" },
@@ -204,9 +248,7 @@ export function scoreboard(v, names) {
     h(
       "span",
       { class: "game-points", "aria-label": t("game_points") },
-      h("span", { class: "gp-name" }, names[0] || "?"),
-      h("strong", { class: "gp" }, `${v.game_points[0]} : ${v.game_points[1]}`),
-      h("span", { class: "gp-name" }, names[1] || "?"),
+      points,
       h("span", { class: "target" }, t("to_target", { n: v.rules.target })),
     ),
   );

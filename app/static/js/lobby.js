@@ -8,7 +8,7 @@ import { seatName, t } from "./i18n.js";
 
 const REFRESH_MS = 5000;
 // The house rules the create form offers, when the chosen game lets a table change them.
-const FORM_OPTIONS = ["target", "claim", "close_fail"];
+const FORM_OPTIONS = ["players", "target", "claim", "close_fail"];
 const TARGETS = [7, 10];
 // The rules page explains each house rule the form offers (its label links there).
 const RULE_ANCHORS = { variant: "variants", target: "option-target", claim: "option-claim", close_fail: "option-close_fail" };
@@ -54,7 +54,8 @@ export function lobbyPage(root, navigate) {
     const options = {};
     for (const option of FORM_OPTIONS) {
       if (info && !(option in info.options)) continue;
-      options[option] = option === "target" ? Number(form[option]) : form[option];
+      if (option === "players" && !(info && info.served.length > 1)) continue;
+      options[option] = option === "target" || option === "players" ? Number(form[option]) : form[option];
     }
     return options;
   }
@@ -111,9 +112,12 @@ export function lobbyPage(root, navigate) {
     return openTable({});
   }
 
-  // The computer takes seat 1 of a private table: the match starts at once.
+  // The computer takes every other seat of a private table: the match starts at once.
   function playComputer(level) {
-    return openTable({ visibility: "private", bots: { 1: level } });
+    const seats = Number(chosenOptions().players || chosen()?.served[0] || 2);
+    const bots = {};
+    for (let seat = 1; seat < seats; seat++) bots[seat] = level;
+    return openTable({ visibility: "private", bots });
   }
 
   async function join(table) {
@@ -185,6 +189,10 @@ export function lobbyPage(root, navigate) {
     const info = chosen();
     if (!info) return null;
     return FORM_OPTIONS.filter((option) => option in info.options).map((option) => {
+      if (option === "players") {
+        if (info.served.length < 2) return null;
+        return select("players", info.served.map((n) => [String(n), t("players_n", { n })]));
+      }
       if (option === "target") {
         const targets = [...new Set([...TARGETS, info.defaults.target])].sort((a, b) => a - b);
         return select("target", targets.map((n) => [String(n), t("target_points", { n })]));
@@ -213,7 +221,13 @@ export function lobbyPage(root, navigate) {
     const names = table.seats.map(seatName).filter(Boolean);
     const mine = me();
     const seated = mine && table.seats.some((s) => s.player_id === mine.id);
-    const title = kind === "open" ? t("waiting_for", { name: names[0] || "?" }) : t("vs", { a: names[0] || "?", b: names[1] || "?" });
+    const title =
+      kind === "open"
+        ? t("waiting_for", { name: names[0] || "?" })
+        : names.length > 2
+          ? names.join(" · ")
+          : t("vs", { a: names[0] || "?", b: names[1] || "?" });
+    const free = table.seats.filter((s) => !s.player_id).length;
     const o = table.options;
     let button;
     if (kind === "live" || seated) {
@@ -224,7 +238,7 @@ export function lobbyPage(root, navigate) {
     return h(
       "li",
       { class: "table-row", dataset: { table: table.id } },
-      h("div", {}, h("strong", {}, title), h("small", {}, `${t(`variant_${table.variant}`)} · ${t("target_points", { n: o.target })} · ${t(`claim_${o.claim}`)}`)),
+      h("div", {}, h("strong", {}, title), h("small", {}, [t(`variant_${table.variant}`), t("target_points", { n: o.target }), o.bidding ? null : t(`claim_${o.claim}`), kind === "open" && table.seats.length > 2 ? t("open_seats", { n: free }) : null].filter(Boolean).join(" · "))),
       button,
     );
   }

@@ -23,7 +23,12 @@ const HANDLERS = {
       scores: v.rules.claim === "manual" ? null : Array(n).fill(0),
       pending_marriages: Array(n).fill(0),
       marriages: [],
-      shown: [],
+      shown: [...(e.shown || [])],
+      aside: e.aside || 0,
+      bidding: e.bidding || false,
+      bids: [],
+      high_bid: null,
+      sitting_out: null,
       deal_over: false,
     });
   },
@@ -39,7 +44,7 @@ const HANDLERS = {
   },
   marriage_declared(v, e) {
     v.marriages.push({ seat: e.seat, suit: e.suit, points: e.points });
-    v.shown.push({ seat: e.seat, card: e.shown });
+    if (!v.shown.some((s) => s.seat === e.seat && s.card === e.shown)) v.shown.push({ seat: e.seat, card: e.shown });
     if (!e.credited) v.pending_marriages[e.seat] += e.points;
     setScore(v, e);
   },
@@ -71,6 +76,20 @@ const HANDLERS = {
     v.closed_by = e.seat;
   },
   last_trick_bonus: setScore,
+  trump_named(v, e) {
+    v.trump = e.trump;
+  },
+  bid(v, e) {
+    v.bids.push({ seat: e.seat, level: e.level });
+    v.high_bid = { seat: e.seat, level: e.level };
+  },
+  passed(v, e) {
+    v.bids.push({ seat: e.seat, level: null });
+  },
+  bidding_over(v, e) {
+    v.bidding = false;
+    v.sitting_out = e.sitting_out;
+  },
   claim() {},
   resigned() {},
   deal_over(v, e) {

@@ -12,19 +12,25 @@ const TERMINATION_WHY = {
   closed: "why_closed",
   close_failed: "why_close_failed",
   resign: "why_resign",
+  void: "why_void",
+  all_passed: "why_all_passed",
+  bid_made: "why_bid_made",
+  bid_failed: "why_bid_failed",
 };
 
 /**
  * The words for a deal's result. Every number and the way the deal ended come from the server's
  * result (`termination`, `winner`, `closed_by`, `resigned`, `game_points`); the table's options (`rules`)
- * only pick the sentence that names the rule behind the number.
+ * only pick the sentence that names the rule behind the number. `names` are the seats' names,
+ * `sides` each side's (a seat's, or two partners' together: winners and game points count sides).
  */
-export function why(r, names, rules) {
-  const winner = names[r.winner];
+export function why(r, names, rules, sides = names) {
+  const winner = sides[r.winner];
   const closer = r.closed_by !== null && r.closed_by !== undefined ? names[r.closed_by] : winner;
   const who = r.termination === "resign" ? names[r.resigned] : winner;
-  const lines = [t(TERMINATION_WHY[r.termination] || "why_reached_66", { name: who, closer })];
-  const value = valueLine(r, names, rules, closer);
+  const bid = r.bid ? { bidder: names[r.bid.seat], level: r.bid.level } : {};
+  const lines = [t(TERMINATION_WHY[r.termination] || "why_reached_66", { name: who, closer, ...bid })];
+  const value = valueLine(r, sides, rules, closer);
   if (value) lines.push(value);
   return lines.join(" ");
 }
@@ -82,12 +88,16 @@ export function trickList(tricks, names) {
 
 /** Title, every trick, table of numbers and the reason, for a dialog or the replay.
  *  `tricks`: the deal's completed tricks, [{winner, cards: [{seat, card}]}], oldest first. */
-export function dealSummary(r, names, rules, tricks, titleId = "dialog-title") {
+export function dealSummary(r, names, rules, tricks, titleId = "dialog-title", seatSides = null) {
+  // The side of each seat (partners share one); without it every seat is its own side.
+  const sideOf = seatSides || names.map((_, seat) => seat);
+  const sides = [];
+  sideOf.forEach((side, seat) => (sides[side] = sides[side] ? `${sides[side]} & ${names[seat]}` : names[seat]));
   const row = (label, values) =>
     h("tr", {}, h("th", { scope: "row" }, label), values.map((x) => h("td", {}, String(x))));
   return [
     h("h2", { id: titleId }, t("deal_summary", { n: r.deal_no })),
-    h("p", { class: "winner-line" }, suitIcon(r.trump), " ", t("wins_deal", { name: names[r.winner] })),
+    h("p", { class: "winner-line" }, r.trump ? suitIcon(r.trump) : null, " ", r.winner === null ? t("nobody_wins_deal") : t("wins_deal", { name: sides[r.winner] })),
     h(
       "table",
       { class: "summary" },
@@ -98,10 +108,10 @@ export function dealSummary(r, names, rules, tricks, titleId = "dialog-title") {
         row(t("card_points"), r.card_points),
         row(t("final_score"), r.scores),
         row(t("tricks_won"), r.tricks),
-        row(t("game_points_won"), r.game_points.map((x) => (x > 0 ? `+${x}` : x))),
+        row(t("game_points_won"), sideOf.map((side) => r.game_points[side]).map((x) => (x > 0 ? `+${x}` : x))),
       ),
     ),
-    h("p", { class: "why" }, h("strong", {}, `${t("why")}: `), why(r, names, rules)),
+    h("p", { class: "why" }, h("strong", {}, `${t("why")}: `), why(r, names, rules, sides)),
     tricks && tricks.length ? h("details", { class: "deal-tricks", open: true }, h("summary", {}, t("tricks_of_deal")), trickList(tricks, names)) : null,
   ];
 }

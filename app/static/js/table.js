@@ -3,7 +3,7 @@
 // buttons it offers are exactly the `legal` actions the server sent to this seat.
 
 import { ApiError, call, identify, me } from "./api.js";
-import { board, scoreboard } from "./board.js";
+import { board, scoreboard, seatPosition, sideNames } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
 import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
@@ -41,6 +41,8 @@ export function tablePage(root, tableId, navigate) {
   const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
 
   const names = () => (state.table ? state.table.seats.map(seatName) : []);
+  // Game points, deal and match results count sides: a seat, or two partners together.
+  const sides = () => (state.view ? sideNames(state.view, names()) : names());
   const seated = () => state.seat !== null && state.seat !== undefined;
 
   function connect() {
@@ -136,6 +138,10 @@ export function tablePage(root, tableId, navigate) {
     if (e.type === "closed") return t("ann_closed", { name: who(e.seat) });
     if (e.type === "claim") return t(e.correct ? "ann_claim_ok" : "ann_claim_bad", { name: who(e.seat), score: e.score });
     if (e.type === "resigned") return t("ann_resigned", { name: who(e.seat) });
+    if (e.type === "bid") return t(e.level === 5 ? "ann_bid_luna" : "ann_bid", { name: who(e.seat), level: e.level });
+    if (e.type === "passed") return t("ann_passed", { name: who(e.seat) });
+    if (e.type === "bidding_over") return t("ann_bidding_won", { name: who(e.seat), level: e.level });
+    if (e.type === "trump_named") return t("ann_trump_named", { name: who(e.seat), suit: t(`suit_${e.trump}`) });
     return null;
   }
 
@@ -156,7 +162,7 @@ export function tablePage(root, tableId, navigate) {
     if (e.type === "card_played") return t("sr_played", { name: who(e.seat), card: cardName(e.card) });
     if (e.type === "trick_won") return t("sr_trick_won", { name: who(e.seat), points: e.points });
     if (e.type === "deal_started") return t("ann_deal", { n: e.deal_no, name: who(e.dealer), suit: t(`suit_${e.trump}`) });
-    if (e.type === "deal_over") return t("wins_deal", { name: who(e.result.winner) });
+    if (e.type === "deal_over") return t("wins_deal", { name: sides()[e.result.winner] || "?" });
     return describe(e);
   }
 
@@ -168,7 +174,7 @@ export function tablePage(root, tableId, navigate) {
     state.fresh = {
       played,
       dealt: events.some((e) => e.type === "hand_dealt" && e.seat === state.seat),
-      collected: won ? (won.seat === (seated() ? state.seat : 0) ? "bottom" : "top") : null,
+      collected: won ? seatPosition(won.seat, seated() ? state.seat : 0, state.view.seats) : null,
     };
     clearTimeout(freshTimer);
     freshTimer = setTimeout(() => (state.fresh = null), 900);
@@ -497,6 +503,7 @@ export function tablePage(root, tableId, navigate) {
     const actions = h("div", { class: "actions", role: "toolbar", "aria-label": t("actions_label") });
     if (!spectator && state.online) {
       const types = new Set(legal().map((a) => a.type));
+      if (types.has("bid") || types.has("pass")) actions.append(biddingPanel());
       if (state.marriageFor) actions.append(marriageChoice(state.marriageFor));
       if (types.has("exchange")) actions.append(actionButton("exchange", t("exchange")));
       if (state.confirm) actions.append(confirmPanel(state.confirm));
@@ -523,6 +530,7 @@ export function tablePage(root, tableId, navigate) {
       "aside",
       { class: "side" },
       spectator ? null : hints(),
+      v.bid_goals && v.bid_goals.length ? biddingHistory(v) : null,
       actions,
       h("div", { class: "side-buttons" }, buttons),
       dealLog(v),
@@ -613,6 +621,7 @@ export function tablePage(root, tableId, navigate) {
 
   function dealLog(v) {
     const n = names();
+    const s = sides();
     const earlier = v.deal_results;
     const points = (r) => r.game_points.map((x) => (x > 0 ? `+${x}` : String(x))).join(" : ");
     return h(
@@ -629,9 +638,45 @@ export function tablePage(root, tableId, navigate) {
             "details",
             { class: "earlier-deals" },
             h("summary", {}, t("earlier_deals")),
-            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, suitIcon(r.trump), " ", t("log_result", { n: r.deal_no, name: n[r.winner] || "?", points: points(r) })))),
+            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, suitIcon(r.trump), " ", t("log_result", { n: r.deal_no, name: r.winner === null || r.winner === undefined ? "—" : s[r.winner] || "?", points: points(r) })))),
           )
         : null,
+    );
+  }
+
+  // Four-hand bidding: a button per level the server allows (what it must reach, from the
+  // server's `bid_goals`), and pass.
+  function goalText(level) {
+    const goal = (state.view.bid_goals || []).find((g) => g.level === level);
+    return goal && goal.needs !== null ? t("bid_needs", { n: goal.needs }) : t("bid_every_trick");
+  }
+
+  function biddingPanel() {
+    const bids = legal().filter((a) => a.type === "bid");
+    return h(
+      "div",
+      { class: "bidding", role: "group", "aria-label": t("bidding_title"), "data-testid": "bidding" },
+      bids.map((a) =>
+        h("button", { class: "button", type: "button", "data-action": "bid", "data-level": String(a.level), onclick: () => send(a) },
+          h("strong", {}, a.level === 5 ? t("bid_luna") : t("bid_level", { level: a.level })), " ", h("small", {}, goalText(a.level))),
+      ),
+      legal().some((a) => a.type === "pass") ? actionButton("pass", t("bid_pass"), "ghost") : null,
+      bids.some((a) => a.level === 5) ? h("p", { class: "luna-note" }, t("luna_explained")) : null,
+    );
+  }
+
+  // The calls so far and the bid that stands, for everyone at the table.
+  function biddingHistory(v) {
+    const n = names();
+    const high = v.high_bid;
+    return h(
+      "section",
+      { class: "bids", "aria-labelledby": "bids-title", "data-testid": "bids" },
+      h("h2", { id: "bids-title", class: "log-title" }, t("bidding_title")),
+      v.bids.length
+        ? h("ol", { class: "bid-list" }, v.bids.map((b) => h("li", {}, `${n[b.seat] || "?"}: ${b.level ? (b.level === 5 ? t("bid_luna") : t("bid_level", { level: b.level })) : t("bid_pass")}`)))
+        : h("p", { class: "muted" }, t("bidding_none")),
+      high && !v.bidding ? h("p", { class: "high-bid" }, t("bid_stands", { name: n[high.seat] || "?", level: high.level, goal: goalText(high.level) })) : null,
     );
   }
 
@@ -674,7 +719,7 @@ export function tablePage(root, tableId, navigate) {
     const over = s.match || v.match_over;
     const parts = [];
     if (over) parts.push(...matchEnd(v));
-    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.tricks, over ? "deal-title" : "dialog-title"));
+    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.tricks, over ? "deal-title" : "dialog-title", v.sides));
     if (over) parts.push(dealsTable(v));
     const buttons = over
       ? [
@@ -697,7 +742,7 @@ export function tablePage(root, tableId, navigate) {
   }
 
   function matchEnd(v) {
-    const n = names();
+    const n = sides();
     const w = v.match_winner;
     const gp = v.game_points;
     const others = gp.filter((_, seat) => seat !== w);
@@ -708,7 +753,7 @@ export function tablePage(root, tableId, navigate) {
   }
 
   function dealsTable(v) {
-    const n = names();
+    const n = sides();
     return h(
       "table",
       { class: "summary deals" },

@@ -1,0 +1,159 @@
+"""Tables of three and four in a real browser: the felt drawn for every seat count, a whole
+three-hand deal against two computer players, and four-hand bidding with a human partner."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import shot
+from tests.e2e.play import dismiss_summary, summary_shown, version_of
+
+
+def my_turn(page: Page) -> bool:
+    return page.locator(".table-page").get_attribute("data-my-turn") == "true"
+
+
+def wait_for_move(page: Page) -> None:
+    before = version_of(page)
+    expect(page.locator(".table-page")).not_to_have_attribute(
+        "data-version", str(before), timeout=30_000
+    )
+
+
+def act(page: Page, rng: random.Random) -> None:
+    """One legal thing for the player on move: a bid or pass in the bidding, else a card (a
+    deal summary still open is closed first: everybody may have passed)."""
+    dismiss_summary(page)
+    bids = page.locator("[data-testid=bidding] button")
+    if bids.count():
+        bids.nth(rng.randrange(bids.count())).click()
+        return
+    legal = page.locator(".hand.mine .card[data-legal=true]")
+    assert legal.count() > 0, "the player on move has no legal card"
+    legal.nth(rng.randrange(legal.count())).click()
+    marriage = page.locator(".marriage-choice [data-action=marriage]")
+    if marriage.count():
+        marriage.click()
+
+
+def test_a_three_hand_deal_against_two_computer_players(new_page: Any) -> None:
+    page = new_page("anna")
+    page.goto("/")
+    page.fill("#name", "Anna")
+    page.select_option("select[name=variant]", "three-hand")
+    expect(page.locator("select[name=close_fail]")).to_have_count(0)  # no stock to close
+    page.click("[data-action=play-computer][data-level=easy]")
+    expect(page.locator(".table-page")).to_be_visible()
+    felt = page.locator(".felt.seats-3")
+    expect(felt.locator(".seat")).to_have_count(3)
+    expect(felt.locator(".seat-left")).to_contain_text("Computer (Easy)")
+    expect(felt.locator(".seat-right")).to_contain_text("Computer (Easy)")
+    expect(page.locator(".hand.mine .card")).to_have_count(8, timeout=15_000)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    shot(page, "three-hand-desktop", full_page=False)
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "three-hand-phone", full_page=False)
+    page.set_viewport_size({"width": 1366, "height": 768})
+    rng = random.Random(3)
+    played = 0
+    for _ in range(120):
+        if summary_shown(page):
+            break
+        if not my_turn(page):
+            wait_for_move(page)
+            continue
+        before = version_of(page)
+        act(page, rng)
+        played += 1
+        expect(page.locator(".table-page")).not_to_have_attribute("data-version", str(before))
+        if page.locator(".trick .card").count() == 3:
+            # A trick of three: every card lies on its own player's side.
+            sides = page.locator(".trick .card").evaluate_all(
+                "cs => cs.map(c => [...c.classList].find(k => k.startsWith('from-')))"
+            )
+            assert sorted(sides) == ["from-bottom", "from-left", "from-right"]
+    assert summary_shown(page), "the three-hand deal did not end"
+    assert played >= 4
+    summary = page.get_by_test_id("summary")
+    expect(summary.locator("table.summary thead th")).to_have_count(4)  # a column per seat
+    shot(page, "three-hand-deal-over")
+    dismiss_summary(page)
+
+
+def test_four_hand_bidding_with_a_human_partner(new_page: Any, server: Any) -> None:
+    """Anna and her partner Bela (a second browser) against two computer players: the
+    bidding panel offers the server's levels, every call shows in both browsers, and the
+    winner of the bidding leads the first tricks."""
+    with httpx.Client(base_url=server.url, timeout=10) as http:
+        anna_id = http.post("/api/players", json={"name": "Anna"}).json()
+        bela_id = http.post("/api/players", json={"name": "Bela"}).json()
+        table = http.post(
+            "/api/tables",
+            headers={"Authorization": f"Bearer {anna_id['token']}"},
+            json={
+                "variant": "four-hand",
+                "options": {},
+                "visibility": "private",
+                "bots": {"1": "medium", "3": "medium"},
+            },
+        ).json()
+        joined = http.post(
+            f"/api/tables/{table['id']}/join",
+            headers={"Authorization": f"Bearer {bela_id['token']}"},
+            json={"invite_code": table["invite_code"]},
+        )
+        assert joined.status_code == 200, joined.text
+    pages = {}
+    for who, player, locale, width, height in (
+        ("anna", anna_id, "en-GB", 1366, 768),
+        ("bela", bela_id, "de-DE", 390, 844),  # Bela plays on a phone
+    ):
+        page = new_page(who, locale=locale, width=width, height=height)
+        identity = {"id": player["id"], "name": player["name"], "token": player["token"]}
+        page.add_init_script(f"localStorage.setItem('talon.player', '{json.dumps(identity)}')")
+        page.goto(f"/t/{table['id']}")
+        expect(page.locator(".felt.seats-4 .seat")).to_have_count(4)
+        pages[who] = page
+    anna, bela = pages["anna"], pages["bela"]
+    # Partners sit across from each other; the computer players left and right.
+    expect(anna.locator(".seat-top")).to_contain_text("Bela")
+    expect(bela.locator(".seat-top")).to_contain_text("Anna")
+    expect(anna.locator(".seat-left")).to_contain_text("Computer")
+    rng = random.Random(4)
+    saw_panel = False
+    for _ in range(400):
+        if anna.locator(".high-bid").count() and anna.locator(".trick .card").count():
+            break  # the bidding is over and the first card is on the table
+        page = next((p for p in (anna, bela) if my_turn(p)), None)
+        if page is None:  # a computer player is thinking
+            anna.wait_for_timeout(100)
+            continue
+        panel = page.get_by_test_id("bidding")
+        if panel.count():
+            if not saw_panel:
+                shot(page, "four-hand-bidding", full_page=False)
+                saw_panel = True
+            # The levels offered are those above the bid that stands, each with its goal.
+            levels = panel.locator("[data-action=bid]").evaluate_all(
+                "bs => bs.map(b => Number(b.dataset.level))"
+            )
+            assert levels and levels == list(range(levels[0], 6))
+            expect(panel.locator("[data-action=bid]").first).to_contain_text(
+                "Luna" if levels[0] == 5 else str(33 * levels[0])
+            )
+        before = version_of(page)
+        act(page, rng)
+        expect(page.locator(".table-page")).not_to_have_attribute("data-version", str(before))
+    assert saw_panel, "no human was asked to bid"
+    expect(anna.locator(".high-bid")).to_be_visible()
+    # Both partners read the same calls, in their own languages.
+    calls = anna.get_by_test_id("bids").locator("li")
+    expect(bela.get_by_test_id("bids").locator("li")).to_have_count(calls.count())
+    assert calls.count() >= 2
+    shot(anna, "four-hand-play", full_page=False)
+    shot(bela, "four-hand-phone", full_page=False)
