@@ -320,7 +320,6 @@ class VariantOut(BaseModel):
 
     variant: str
     seats: list[int] = Field(description="the player counts the game seats")
-    served: list[int] = Field(description="the player counts this server's tables take")
     partners: bool = Field(description="seats 0 and 2 play against 1 and 3")
     defaults: dict[str, Any] = Field(description="every option's value by default")
     options: dict[str, OptionDomainOut] = Field(description="the options a table may change")

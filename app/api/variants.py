@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from app.api.schemas import VariantList
-from app.services.rules import variants as served_variants
+from app.engine import catalog
 
 router = APIRouter(prefix="/api/variants", tags=["tables"])
 
@@ -15,6 +15,5 @@ router = APIRouter(prefix="/api/variants", tags=["tables"])
 @router.get("", response_model=VariantList, response_model_exclude_none=True)
 async def variants() -> Any:
     """Every preset: its seats, default options, the options a table may change (with their
-    values) and those it may not (with the reason), and ``served``, the seat counts this
-    server's tables take for it."""
-    return {"variants": served_variants()}
+    values) and those it may not (with the reason)."""
+    return {"variants": catalog()}

@@ -66,20 +66,35 @@ async def test_creating_a_table_seats_the_creator(api: Api) -> None:
     assert table["invite_code"] and table["invite_code"] in table["invite_url"]
 
 
-async def test_tables_for_more_than_two_players_are_refused_with_a_reason(api: Api) -> None:
-    token = (await api.player())["token"]
-    for variant, options in [
-        ("three-hand", {}),
-        ("four-hand", {}),
-        ("german-48", {}),
-        ("german-32", {"players": 3}),
-    ]:
-        body = {"variant": variant, "options": options}
-        answer = await api.call("POST", "/api/tables", token, json=body, status=422)
-        assert_error(answer, "unsupported_variant")
-        assert "two players" in answer["error"]["message"]
-    table = await api.table(token, variant="german-32", options={"players": 2})
-    assert table["status"] == "open"
+async def test_tables_of_three_and_four_seat_everyone_and_refuse_a_fifth(api: Api) -> None:
+    tokens = [(await api.player(name))["token"] for name in ("Anna", "Bela", "Cora", "Dora")]
+    three = await api.table(tokens[0], variant="german-32", options={"players": 3})
+    assert [s["seat"] for s in three["seats"]] == [0, 1, 2]
+    assert three["options"]["hand_size"] == 7
+    for token in tokens[1:3]:
+        three = await api.call("POST", f"/api/tables/{three['id']}/join", token, json={})
+    assert three["status"] == "live"
+    full = await api.call("POST", f"/api/tables/{three['id']}/join", tokens[3], status=409, json={})
+    assert_error(full, "table_not_open")
+    four = await api.table(tokens[0], variant="four-hand", bots={"1": "easy", "3": "easy"})
+    assert len(four["seats"]) == 4 and four["status"] == "open"
+    bad_seat = await api.call(
+        "POST",
+        "/api/tables",
+        tokens[0],
+        status=422,
+        json={"variant": "four-hand", "bots": {"4": "easy"}},
+    )
+    assert_error(bad_seat, "bad_bots")
+    bad_count = await api.call(
+        "POST",
+        "/api/tables",
+        tokens[0],
+        status=422,
+        json={"variant": "german-32", "options": {"players": 4}},
+    )
+    assert_error(bad_count, "bad_options")
+    assert "players" in bad_count["error"]["message"]
 
 
 async def test_unknown_variants_and_options_are_422_naming_them(api: Api) -> None:
@@ -220,7 +235,7 @@ async def test_unknown_routes_and_bad_json_use_the_error_shape(api: Api) -> None
     assert "Traceback" not in response.text
 
 
-async def test_variants_come_from_the_engine_with_the_seat_counts_served(api: Api) -> None:
+async def test_variants_come_from_the_engine(api: Api) -> None:
     body = await api.call("GET", "/api/variants")
     by_name = {v["variant"]: v for v in body["variants"]}
     assert list(by_name) == [
@@ -231,15 +246,15 @@ async def test_variants_come_from_the_engine_with_the_seat_counts_served(api: Ap
         "four-hand",
         "german-48",
     ]
-    assert by_name["german-32"]["seats"] == [2, 3] and by_name["german-32"]["served"] == [2]
-    assert by_name["four-hand"]["served"] == [] and by_name["four-hand"]["partners"] is True
+    assert by_name["german-32"]["seats"] == [2, 3]
+    assert by_name["four-hand"]["seats"] == [4] and by_name["four-hand"]["partners"] is True
     assert by_name["schnapsen"]["defaults"]["exchange_rank"] == "J"
     assert by_name["sixty-six"]["options"]["claim"] == {
         "kind": "choice",
         "values": ["auto", "manual"],
     }
     assert "claim" in by_name["four-hand"]["fixed"]
-    # Every option the catalog offers for a served game is accepted by table creation.
+    # Every value the catalog offers for an option is accepted by table creation.
     token = (await api.player())["token"]
     for value in by_name["schnapsen"]["options"]["close_fail"]["values"]:
         await api.table(token, variant="schnapsen", options={"close_fail": value})

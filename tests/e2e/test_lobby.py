@@ -66,11 +66,14 @@ def test_the_game_and_its_house_rules_come_from_the_server(new_page: Any, server
     page.goto("/")
     page.fill("#name", "Anna")
     games = page.locator("select[name=variant] option")
-    expect(games).to_have_count(3)  # the games served for two players today
+    expect(games).to_have_count(6)
     assert games.evaluate_all("os => os.map(o => o.value)") == [
         "sixty-six",
         "schnapsen",
         "german-32",
+        "three-hand",
+        "four-hand",
+        "german-48",
     ]
     page.select_option("select[name=variant]", "schnapsen")
     page.select_option("select[name=claim]", "manual")

@@ -40,7 +40,7 @@ export function lobbyPage(root, navigate) {
     try {
       const body = await call("GET", "/api/variants");
       if (!alive) return;
-      variants = body.variants.filter((v) => v.served.length > 0);
+      variants = body.variants;
       if (chosen()) render();
       else if (variants.length) chooseVariant(variants[0].variant);
     } catch {
@@ -54,7 +54,7 @@ export function lobbyPage(root, navigate) {
     const options = {};
     for (const option of FORM_OPTIONS) {
       if (info && !(option in info.options)) continue;
-      if (option === "players" && !(info && info.served.length > 1)) continue;
+      if (option === "players" && !(info && info.seats.length > 1)) continue;
       options[option] = option === "target" || option === "players" ? Number(form[option]) : form[option];
     }
     return options;
@@ -114,7 +114,7 @@ export function lobbyPage(root, navigate) {
 
   // The computer takes every other seat of a private table: the match starts at once.
   function playComputer(level) {
-    const seats = Number(chosenOptions().players || chosen()?.served[0] || 2);
+    const seats = Number(chosenOptions().players || chosen()?.seats[0] || 2);
     const bots = {};
     for (let seat = 1; seat < seats; seat++) bots[seat] = level;
     return openTable({ visibility: "private", bots });
@@ -190,8 +190,8 @@ export function lobbyPage(root, navigate) {
     if (!info) return null;
     return FORM_OPTIONS.filter((option) => option in info.options).map((option) => {
       if (option === "players") {
-        if (info.served.length < 2) return null;
-        return select("players", info.served.map((n) => [String(n), t("players_n", { n })]));
+        if (info.seats.length < 2) return null;
+        return select("players", info.seats.map((n) => [String(n), t("players_n", { n })]));
       }
       if (option === "target") {
         const targets = [...new Set([...TARGETS, info.defaults.target])].sort((a, b) => a - b);
