@@ -172,9 +172,12 @@ class MatchOut(BaseModel):
     status: Literal["live", "finished"]
     rated: bool = Field(description="A rated table's match between accounts.")
     players: list[MatchPlayer]
-    winner: int | None
-    game_points: list[int]
-    deals: list[dict[str, Any]]
+    sides: list[list[int]] = Field(description="the seats of each side (partners together)")
+    winner: int | None = Field(description="the winning side")
+    game_points: list[int] = Field(description="per side")
+    deals: list[dict[str, Any]] = Field(
+        description="per deal: winner (a side), game points per side, the winning bid (four-hand)"
+    )
     started_at: str
     finished_at: str | None
 

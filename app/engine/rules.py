@@ -185,6 +185,16 @@ class Rules:
         """How many sides play: two with ``partners``, else one per seat."""
         return 2 if self.partners else self.players
 
+    def side_seats(self) -> list[list[int]]:
+        """The seats of each side: partners across (0 and 2, 1 and 3), else one seat each.
+
+        >>> preset("four-hand").side_seats()
+        [[0, 2], [1, 3]]
+        """
+        if self.partners:
+            return [[0, 2], [1, 3]]
+        return [[seat] for seat in range(self.players)]
+
     @property
     def has_stock(self) -> bool:
         """True if the deal leaves a stock to draw from."""

@@ -17,6 +17,7 @@ import orjson
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.services.errors import Conflict, Invalid, NotFound
+from app.services.rules import stored_rules
 from app.store import Match
 from app.store import matches as match_store
 from app.store.db import AsyncSession
@@ -34,6 +35,8 @@ def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
         "status": match.status,
         "rated": match.rated,
         "players": [{"seat": s, "player_id": p.id, "name": p.name} for s, p in seats],
+        # Winners and game points count sides: a seat each, or two partners together.
+        "sides": stored_rules(match.variant, match.rules).side_seats(),
         "winner": match.winner,
         "game_points": list(match.game_points),
         # Stored without their seeds while the match is live (DealResult.to_json).
