@@ -1,10 +1,11 @@
 """The leak audit: many random matches through the real server, every frame checked.
 
-A ``talon serve`` subprocess on a free loopback port; for each match two seats and two
-spectators are connected over real WebSockets and every frame each of them receives is kept.
-The seats play random legal moves (now and then one resigns) while REST calls look at the table
-and the match. Once the match is over its public log is replayed with the engine, which gives
-the truth at every version; then, for every connection and every frame:
+A ``talon serve`` subprocess on a free loopback port; for each match every seat (two, three or
+four: partners included) and two spectators are connected over real WebSockets and every frame
+each of them receives is kept. The seats play random legal moves (now and then one resigns)
+while REST calls look at the table and the match. Once the match is over its public log is
+replayed with the engine, which gives the truth at every version; then, for every connection
+and every frame:
 
 * no card that viewer may not know at that version (another seat's hand, the stock) is in any
   value, key or error text; no deal seed appears before the match is over;
@@ -40,6 +41,15 @@ from tests.support import free_port
 CONCURRENT = 64
 MATCHES = int(__import__("os").environ.get("LEAK_AUDIT_MATCHES", "1000"))
 PRIVATE_DRAWS = ("card_drawn", "hand_dealt")
+LONGEST = 240
+"""Actions after which a seat resigns: random bidding can sink a four-hand side for ever."""
+TWO_SEATS = [("sixty-six", {}), ("schnapsen", {})]
+MORE_SEATS = [
+    ("three-hand", {}),
+    ("german-32", {"players": 3}),
+    ("four-hand", {}),
+    ("german-48", {"partners": True}),
+]
 
 
 class Recorder:
@@ -129,10 +139,14 @@ async def play_one(
     rng: random.Random,
     options: dict[str, Any],
     tokens: list[str],
+    games: list[tuple[str, dict[str, Any]]],
 ) -> Played:
-    variant = rng.choice(["sixty-six", "schnapsen"])
-    table = await post(http, "/api/tables", tokens[0], {"variant": variant, "options": options})
-    table = await post(http, f"/api/tables/{table['id']}/join", tokens[1], {})
+    variant, own = rng.choice(games)
+    body = {"variant": variant, "options": {**options, **own}}
+    table = await post(http, "/api/tables", tokens[0], body)
+    tokens = tokens[: len(table["seats"])]
+    for token in tokens[1:]:
+        table = await post(http, f"/api/tables/{table['id']}/join", token, {})
     seats = [await open_recorder(base, table["id"], t, s) for s, t in enumerate(tokens)]
     watchers = [await open_recorder(base, table["id"], None, None) for _ in range(2)]
     everyone = [*seats, *watchers]
@@ -147,8 +161,8 @@ async def play_one(
             break
         if version in look_at:
             await look(http, played, version, tokens)
-        if rng.random() < resign_chance:
-            actor, action = seats[rng.randrange(2)], {"type": "resign"}
+        if rng.random() < resign_chance or version >= LONGEST:
+            actor, action = rng.choice(seats), {"type": "resign"}
         else:
             actor = seats[picture["to_move"]]
             action = rng.choice([a for a in actor.picture["legal"] if a["type"] != "resign"])
@@ -231,8 +245,8 @@ def audit(played: Played, manual: bool) -> int:
     states, events, seeds = truth(played.log)
     last = len(states) - 1
     assert states[last].match_over
-    seats = [0, 1, None, None]
-    spectators = [r.frames for r in played.connections[2:]]
+    seats = [*range(len(played.connections) - 2), None, None]
+    spectators = [r.frames for r in played.connections[-2:]]
     assert spectators[0] == spectators[1], "two spectators were told different things"
     checked = 0
     by_version: dict[int, list[list[tuple[str, Any]]]] = {}
@@ -270,7 +284,13 @@ def audit(played: Played, manual: bool) -> int:
     return checked
 
 
-async def run_audit(tmp_path: Path, matches: int, options: dict[str, Any], seed: int) -> None:
+async def run_audit(
+    tmp_path: Path,
+    matches: int,
+    options: dict[str, Any],
+    seed: int,
+    games: list[tuple[str, dict[str, Any]]] = TWO_SEATS,
+) -> None:
     port = free_port()
     base = f"127.0.0.1:{port}"
     log = tmp_path / "server.log"
@@ -282,9 +302,10 @@ async def run_audit(tmp_path: Path, matches: int, options: dict[str, Any], seed:
     async def one(n: int) -> None:
         async with gate:
             # A player may sit at many tables: a pair per slot, reused match after match.
-            tokens = pairs.pop()
-            played = await play_one(base, http, random.Random(rng.random() + n), options, tokens)
-            pairs.append(tokens)
+            tokens = groups.pop()
+            seeded = random.Random(rng.random() + n)
+            played = await play_one(base, http, seeded, options, tokens, games)
+            groups.append(tokens)
         totals["frames"] += audit(played, manual)
         totals["matches"] += 1
 
@@ -292,10 +313,11 @@ async def run_audit(tmp_path: Path, matches: int, options: dict[str, Any], seed:
         await wait_healthy(base)
         limits = httpx.Limits(max_connections=CONCURRENT)
         async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, limits=limits) as http:
-            names = [f"P{n}" for n in range(2 * CONCURRENT)]
+            size = max(4 if name in dict(MORE_SEATS) else 2 for name, _ in games)
+            names = [f"P{n}" for n in range(size * CONCURRENT)]
             players = [await post(http, "/api/players", None, {"name": n}) for n in names]
             tokens = [p["token"] for p in players]
-            pairs = [tokens[i : i + 2] for i in range(0, len(tokens), 2)]
+            groups = [tokens[i : i + size] for i in range(0, len(tokens), size)]
             await asyncio.gather(*(one(n) for n in range(matches)))
     assert totals["matches"] == matches
     assert totals["frames"] > 20 * matches
@@ -305,6 +327,12 @@ async def run_audit(tmp_path: Path, matches: int, options: dict[str, Any], seed:
 @pytest.mark.slow
 async def test_no_frame_leaks_a_card_over_a_thousand_matches(tmp_path: Path) -> None:
     await run_audit(tmp_path, MATCHES, {"target": 1}, seed=66)
+
+
+@pytest.mark.slow
+async def test_no_frame_leaks_a_card_at_tables_of_three_and_four(tmp_path: Path) -> None:
+    """Partners included: a seat never sees its partner's hand, nor a spectator anyone's."""
+    await run_audit(tmp_path, MATCHES // 25, {"target": 1}, seed=34, games=MORE_SEATS)
 
 
 @pytest.mark.slow
