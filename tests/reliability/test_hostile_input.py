@@ -46,7 +46,10 @@ Versions = st.one_of(
 )
 ActionBodies = st.one_of(
     st.sampled_from(["theirs", "legal_elsewhere"]),
-    st.fixed_dictionaries({"type": st.sampled_from(["play", "exchange", "close", "claim", "x"])}),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["play", "exchange", "close", "claim", "pass", "bid", "x"])}
+    ),
+    st.fixed_dictionaries({"type": st.just("bid"), "level": Junk | st.integers(-2, 7)}),
     st.fixed_dictionaries(
         {"type": st.just("play"), "card": st.text(alphabet="789JQKTACDHS", max_size=3)}
     ),
@@ -71,7 +74,18 @@ Frames = st.one_of(
     st.just(("json", {"type": "hello", "token": "x" * 43})),
     st.just(("text", "[" * 5000 + "]" * 5000)),  # deeper than the JSON parser's stack
 )
-Bursts = st.lists(st.tuples(st.sampled_from([0, 1, 2]), Frames), min_size=1, max_size=6)
+# The target is a connection's index, taken modulo the table's connections (seats, spectator).
+Bursts = st.lists(st.tuples(st.integers(0, 4), Frames), min_size=1, max_size=6)
+Games = st.sampled_from(
+    [
+        ("sixty-six", {}),
+        ("schnapsen", {}),
+        ("three-hand", {}),
+        # Defenders score a failed bid, so some side soon reaches the target.
+        ("four-hand", {"defenders_score": True}),
+        ("german-48", {"partners": True}),
+    ]
+)
 
 
 @pytest.fixture(scope="module")
@@ -130,11 +144,26 @@ async def fresh_view(base: str, table_id: str, token: str | None) -> dict[str, A
     return dict(welcome["view"])
 
 
-async def hostile_match(base: str, bursts: list[list[tuple[int, Any]]]) -> None:
+def honest(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The honest players' move: bid the lowest level when nobody has bid, else pass, so the
+    bidding ends at once; otherwise the first legal action."""
+    if {"type": "bid", "level": 1} in legal:
+        return {"type": "bid", "level": 1}
+    return next((a for a in legal if a["type"] == "pass"), legal[0])
+
+
+async def hostile_match(
+    base: str, bursts: list[list[tuple[int, Any]]], game: tuple[str, dict[str, Any]]
+) -> None:
+    variant, options = game
     async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
         tokens = [(await post(http, "/api/players", None, {"name": n}))["token"] for n in "AB"]
-        table = await post(http, "/api/tables", tokens[0], {"options": {"target": 1}})
-        table = await post(http, f"/api/tables/{table['id']}/join", tokens[1], {})
+        body = {"variant": variant, "options": {"target": 1, **options}}
+        table = await post(http, "/api/tables", tokens[0], body)
+        for name in "CD"[: len(table["seats"]) - 2]:
+            tokens.append((await post(http, "/api/players", None, {"name": name}))["token"])
+        for token in tokens[1:]:
+            table = await post(http, f"/api/tables/{table['id']}/join", token, {})
         opened = [await Client.open(base, table["id"], t) for t in (*tokens, None)]
         clients = [c for c, _ in opened]
         views = [w["view"] for _, w in opened]
@@ -143,8 +172,9 @@ async def hostile_match(base: str, bursts: list[list[tuple[int, Any]]]) -> None:
             mover = views[0]["to_move"]
             if views[0]["match_over"] or mover is None:
                 break
-            theirs = views[mover]["legal"][0]
+            theirs = honest(views[mover]["legal"])
             for target, frame in bursts[step % len(bursts)]:
+                target %= len(clients)
                 client = clients[target]
                 if frame[0] == "burst":
                     for n in range(frame[1]):
@@ -183,11 +213,12 @@ async def hostile_match(base: str, bursts: list[list[tuple[int, Any]]]) -> None:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-@given(bursts=st.lists(Bursts, min_size=1, max_size=5))
+@given(bursts=st.lists(Bursts, min_size=1, max_size=5), game=Games)
 def test_hostile_frames_change_nothing_and_the_honest_match_finishes(
-    server: tuple[str, Path], bursts: list[list[tuple[int, Any]]]
+    server: tuple[str, Path], bursts: list[list[tuple[int, Any]]], game: tuple[str, Any]
 ) -> None:
+    """At tables of two, three and four seats (bids and passes included)."""
     base, log = server
-    asyncio.run(hostile_match(base, bursts))
+    asyncio.run(hostile_match(base, bursts, game))
     # Every REST answer during the match is checked where it is made (post() and the GETs).
     assert not unhandled_errors(log.read_text())
