@@ -3,6 +3,7 @@ three-hand deal against two computer players, and four-hand bidding with a human
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -12,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import shot
 from tests.e2e.play import dismiss_summary, summary_shown, version_of
+from tests.support import Client, in_thread
 
 
 def my_turn(page: Page) -> bool:
@@ -120,6 +122,9 @@ def test_four_hand_bidding_with_a_human_partner(new_page: Any, server: Any) -> N
         expect(page.locator(".felt.seats-4 .seat")).to_have_count(4)
         pages[who] = page
     anna, bela = pages["anna"], pages["bela"]
+    watcher = new_page("cora")
+    watcher.goto(f"/t/{table['id']}?invite={table['invite_code']}")
+    expect(watcher.get_by_test_id("watching")).to_be_visible()
     # Partners sit across from each other; the computer players left and right.
     expect(anna.locator(".seat-top")).to_contain_text("Bela")
     expect(bela.locator(".seat-top")).to_contain_text("Anna")
@@ -156,4 +161,37 @@ def test_four_hand_bidding_with_a_human_partner(new_page: Any, server: Any) -> N
     expect(bela.get_by_test_id("bids").locator("li")).to_have_count(calls.count())
     assert calls.count() >= 2
     shot(anna, "four-hand-play", full_page=False)
+    # The spectator's page against the server's truth for a spectator, at the same version:
+    # once a human is on move, nothing changes until they act.
+    for _ in range(300):
+        if my_turn(anna) or my_turn(bela):
+            break
+        anna.wait_for_timeout(100)
+    now = max(version_of(anna), version_of(bela))
+    expect(watcher.locator(".table-page")).to_have_attribute("data-version", str(now))
+    truth = in_thread(lambda: asyncio.run(spectator_view(server.url, table)))
+    assert truth["version"] == now
+    seen = truth["view"]
+    expect(watcher.locator(".hand.mine, .hand.open")).to_have_count(0)  # no face-up hand
+    for seat in range(4):
+        count = watcher.locator(f".seat[data-seat='{seat}'] .hand .count")
+        if seat == seen["sitting_out"]:
+            expect(count).to_have_count(0)
+        else:
+            expect(count).to_have_text(str(seen["hand_counts"][seat]))
+    trick = watcher.locator(".trick .card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    # Between tricks the finished one stays in the middle until the next card is led.
+    shown = seen["trick"] or (seen["last_trick"] or {"cards": []})["cards"]
+    assert trick == [c["card"] for c in shown]
+    expect(watcher.get_by_test_id("bids").locator("li")).to_have_count(len(seen["bids"]))
+    shot(watcher, "four-hand-spectator", full_page=False)
     shot(bela, "four-hand-phone", full_page=False)
+
+
+async def spectator_view(url: str, table: dict[str, Any]) -> dict[str, Any]:
+    """A spectator's welcome straight from the server (version and view)."""
+    client, welcome = await Client.open(
+        url.removeprefix("http://"), table["id"], invite=table["invite_code"]
+    )
+    await client.close()
+    return welcome
