@@ -172,7 +172,7 @@ class MatchOut(BaseModel):
     status: Literal["live", "finished"]
     rated: bool = Field(description="A rated table's match between accounts.")
     players: list[MatchPlayer]
-    sides: list[list[int]] = Field(description="the seats of each side (partners together)")
+    sides: list[int] = Field(description="the side each seat plays for (partners share one)")
     winner: int | None = Field(description="the winning side")
     game_points: list[int] = Field(description="per side")
     deals: list[dict[str, Any]] = Field(

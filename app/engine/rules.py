@@ -185,15 +185,14 @@ class Rules:
         """How many sides play: two with ``partners``, else one per seat."""
         return 2 if self.partners else self.players
 
-    def side_seats(self) -> list[list[int]]:
-        """The seats of each side: partners across (0 and 2, 1 and 3), else one seat each.
+    def seat_sides(self) -> list[int]:
+        """The side each seat plays for: partners across (seats 0 and 2 are side 0, 1 and 3
+        side 1), else every seat its own side (as the view's ``sides``).
 
-        >>> preset("four-hand").side_seats()
-        [[0, 2], [1, 3]]
+        >>> preset("four-hand").seat_sides()
+        [0, 1, 0, 1]
         """
-        if self.partners:
-            return [[0, 2], [1, 3]]
-        return [[seat] for seat in range(self.players)]
+        return [seat % 2 if self.partners else seat for seat in range(self.players)]
 
     @property
     def has_stock(self) -> bool:

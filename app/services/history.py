@@ -36,7 +36,7 @@ def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
         "rated": match.rated,
         "players": [{"seat": s, "player_id": p.id, "name": p.name} for s, p in seats],
         # Winners and game points count sides: a seat each, or two partners together.
-        "sides": stored_rules(match.variant, match.rules).side_seats(),
+        "sides": stored_rules(match.variant, match.rules).seat_sides(),
         "winner": match.winner,
         "game_points": list(match.game_points),
         # Stored without their seeds while the match is live (DealResult.to_json).

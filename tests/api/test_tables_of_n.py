@@ -69,7 +69,7 @@ async def test_a_four_hand_match_record_lists_sides_bids_and_deal_winners(
         record = await api.call("GET", f"/api/matches/{table['match_id']}")
         listed = await api.call("GET", f"/api/matches?variant=four-hand&player={anna['id']}")
         replay = await api.call("GET", f"/api/matches/{table['match_id']}/replay")
-    assert record["sides"] == [[0, 2], [1, 3]]
+    assert record["sides"] == [0, 1, 0, 1]
     assert record["winner"] == 1 and len(record["game_points"]) == 2  # Anna's side resigned
     played = [d for d in record["deals"] if d["termination"] not in ("all_passed", "resign")]
     assert played and all(d["winner"] in (0, 1) and "bid" in d for d in played)
