@@ -177,7 +177,7 @@ class BotSeats:
         # move and the next turn decides afresh.
         action = await self.paced(self.decide(seen, level, authority.table_id))
         try:
-            await authority.act(player_id, version, action)
+            await authority.act(player_id, version, action, bot=True)
         except Unavailable:
             log.warning("a bot's move was not stored; retrying", extra=_fields(authority))
             await asyncio.sleep(RETRY_S)
