@@ -355,8 +355,9 @@ class TableAuthority:
         return await self.ask(Greet(subscriber, player_id, since, max_replay))
 
     def detach(self, subscriber: Subscriber) -> None:
-        """Stop sending to ``subscriber``."""
+        """Stop sending to ``subscriber`` (the table's idle time starts again)."""
         self.watchers.pop(subscriber, None)
+        self.touched_at = self.clock()
         self.hub.unsubscribe(self.table_id, subscriber)
 
     async def follow(self, match_id: int | None, version: int, seat: int, action: Any) -> None:

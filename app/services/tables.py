@@ -29,11 +29,11 @@ from app.services.authority import Call, Command, Follow, Refresh, TableAuthorit
 from app.services.bots import BotSeats, bot_name, bot_player_id
 from app.services.bus import NO_BUS, Bus, Message
 from app.services.committer import Committer
-from app.services.errors import STORE_ERRORS, Conflict, Forbidden, Invalid
+from app.services.errors import STORE_ERRORS, Conflict, Forbidden, Invalid, NotFound
 from app.services.hub import Hub
 from app.services.presenter import SeatHolder, public_info
 from app.services.rules import rules_for_table, seat_count, stored_rules
-from app.services.snapshot import StoredTable, load_snapshot
+from app.services.snapshot import StoredTable, load_snapshot, stored_table
 from app.store import Player
 from app.store import matches as match_store
 from app.store import players as player_store
@@ -58,6 +58,8 @@ class TableService:
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
         bus: Bus = NO_BUS,
         bots: BotSeats | None = None,
+        idle_seconds: float = 300.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.sessions = sessions
         self.new_seed = new_seed
@@ -65,7 +67,11 @@ class TableService:
         self.committer = committer
         self.public_url = public_url.rstrip("/")
         self._authorities: dict[str, TableAuthority] = {}
-        self._loading = asyncio.Lock()
+        # One load per table at a time, never one lock for all: a slow replay of one table
+        # holds up only those waiting for that table.
+        self._loading: dict[str, asyncio.Future[TableAuthority]] = {}
+        self.idle_seconds = idle_seconds
+        self.clock = clock
         self.bus = bus
         self._following: set[asyncio.Task[None]] = set()
         self.bots = bots
@@ -114,18 +120,63 @@ class TableService:
     # -- the registry --------------------------------------------------------------------
 
     async def authority(self, table_id: str) -> TableAuthority:
-        """The table's authority, loaded from the store on first use."""
+        """The table's authority, loaded from the store on first use (and again after it
+        was evicted as idle)."""
         found = self._authorities.get(table_id)
         if found is not None:
+            found.touched_at = self.clock()
             return found
-        async with self._loading:
-            found = self._authorities.get(table_id)
-            if found is None:
-                found = await self._load(table_id)
-                self._authorities[table_id] = found
-                if self.bots is not None:
-                    self.bots.watch(found)  # a bot on move after a restart moves now
-            return found
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        loading = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = loading
+        try:
+            found = await self._load(table_id)
+        except BaseException as exc:
+            if not isinstance(exc, asyncio.CancelledError):
+                loading.set_exception(exc)
+                loading.exception()  # retrieved: nobody else may be waiting
+            else:
+                loading.cancel()
+            raise
+        finally:
+            del self._loading[table_id]
+        self._authorities[table_id] = found
+        if self.bots is not None:
+            self.bots.watch(found)  # a bot on move after a restart moves now
+        loading.set_result(found)
+        return found
+
+    def loaded(self) -> int:
+        """How many tables this worker holds in memory."""
+        return len(self._authorities)
+
+    def evict_idle(self) -> int:
+        """Drop every table nobody needs now: no viewer, no command under way, no bot to
+        move, nothing in doubt, and untouched for ``idle_seconds``. It is loaded again
+        from the store when next asked for. How many were dropped."""
+        now = self.clock()
+        idle = [
+            table_id
+            for table_id, table in self._authorities.items()
+            if now - table.touched_at >= self.idle_seconds
+            and not table.watchers
+            and not table.busy
+            and not table.in_doubt
+            and not (self.bots is not None and self.bots.pending(table))
+        ]
+        for table_id in idle:
+            del self._authorities[table_id]
+        if idle:
+            log.info("evicted idle tables", extra={"tables": len(idle)})
+        return len(idle)
+
+    async def evict_periodically(self) -> None:
+        """Run ``evict_idle`` every quarter of ``idle_seconds`` (at least every second)."""
+        while True:
+            await asyncio.sleep(max(1.0, self.idle_seconds / 4))
+            self.evict_idle()
 
     async def rebuild_live_tables(self) -> int:
         """Rebuild every live table from its log (run at start); how many were rebuilt."""
@@ -139,7 +190,7 @@ class TableService:
         async with self.sessions() as session:
             snapshot = await load_snapshot(session, table_id)
         return TableAuthority.from_snapshot(
-            snapshot, self.sessions, self.hub, self.committer, self.bus
+            snapshot, self.sessions, self.hub, self.committer, self.bus, self.clock
         )
 
     def live_count(self) -> int:
@@ -237,15 +288,19 @@ class TableService:
 
     # -- tables --------------------------------------------------------------------------
 
-    def table_json(self, authority: TableAuthority, player_id: str | None) -> dict[str, Any]:
+    def table_json(
+        self, table: TableAuthority | StoredTable, player_id: str | None
+    ) -> dict[str, Any]:
         """A table as its viewer may see it: the invite code only for those seated."""
-        info = public_info(authority)
-        seated = authority.seat_of(player_id) is not None
-        info["invite_code"] = authority.invite_code if seated else None
+        info = public_info(table)
+        seated = player_id is not None and any(
+            holder.player_id == player_id for holder in table.seats.values()
+        )
+        info["invite_code"] = table.invite_code if seated else None
         info["invite_url"] = (
-            f"{self.public_url}/t/{authority.table_id}?invite={authority.invite_code}"
+            f"{self.public_url}/t/{table.table_id}?invite={table.invite_code}"
             if seated
-            else f"{self.public_url}/t/{authority.table_id}"
+            else f"{self.public_url}/t/{table.table_id}"
         )
         return info
 
@@ -376,15 +431,17 @@ class TableService:
         async with self.sessions() as session:
             # Live tables are listed to be watched: not those whose players keep spectators out.
             listed = await table_store.list_tables(session, status, watchable=status == "live")
-            ids = [t.id for t in listed]
-        return [self.table_json(await self.authority(table_id), player_id) for table_id in ids]
+            seats = await table_store.seats_of(session, [t.id for t in listed])
+        return [self.table_json(stored_table(t, seats[t.id]), player_id) for t in listed]
 
     async def get_table(self, table_id: str, player_id: str | None) -> dict[str, Any]:
-        """One table."""
-        authority = await self.authority(table_id)
-        if self.shared:
-            await authority.refresh()
-        return self.table_json(authority, player_id)
+        """One table, from its store rows (its match is not loaded for this)."""
+        async with self.sessions() as session:
+            table = await table_store.get_table(session, table_id)
+            if table is None:
+                raise NotFound("table_not_found", "There is no such table.")
+            seats = await table_store.seats_of(session, [table_id])
+        return self.table_json(stored_table(table, seats[table_id]), player_id)
 
     async def check_watcher(
         self, authority: TableAuthority, player_id: str | None, invite_code: str | None

@@ -51,4 +51,3 @@ async def test_a_viewer_too_far_behind_is_closed_and_the_others_carry_on() -> No
     assert stuck.closed_with[0] == CLOSE_TOO_SLOW == 4008
     assert len(quick.sent) == 30 and not fast.closing
     await fast.stop()
-

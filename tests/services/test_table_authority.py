@@ -142,7 +142,6 @@ async def test_an_action_by_someone_not_seated_is_refused(services: Services) ->
     assert authority.version == 0
 
 
-
 async def test_a_watcher_who_takes_a_seat_is_given_it_by_the_table(services: Services) -> None:
     anna, _ = await services.tables.create_player("Anna")
     bela, _ = await services.tables.create_player("Bela")
