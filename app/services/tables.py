@@ -69,7 +69,7 @@ class TableService:
         self._authorities: dict[str, TableAuthority] = {}
         # One load per table at a time, never one lock for all: a slow replay of one table
         # holds up only those waiting for that table.
-        self._loading: dict[str, asyncio.Future[TableAuthority]] = {}
+        self._loading: dict[str, asyncio.Task[TableAuthority]] = {}
         self.idle_seconds = idle_seconds
         self.clock = clock
         self.bus = bus
@@ -127,25 +127,19 @@ class TableService:
             found.touched_at = self.clock()
             return found
         loading = self._loading.get(table_id)
-        if loading is not None:
-            return await asyncio.shield(loading)
-        loading = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = loading
-        try:
-            found = await self._load(table_id)
-        except BaseException as exc:
-            if not isinstance(exc, asyncio.CancelledError):
-                loading.set_exception(exc)
-                loading.exception()  # retrieved: nobody else may be waiting
-            else:
-                loading.cancel()
-            raise
-        finally:
-            del self._loading[table_id]
+        if loading is None:
+            # A task of its own: a caller that goes away does not cut the load short for
+            # the others waiting on it.
+            loading = asyncio.get_running_loop().create_task(self._register(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _register(self, table_id: str) -> TableAuthority:
+        found = await self._load(table_id)
         self._authorities[table_id] = found
         if self.bots is not None:
             self.bots.watch(found)  # a bot on move after a restart moves now
-        loading.set_result(found)
         return found
 
     def loaded(self) -> int:

@@ -3,6 +3,7 @@ load again to the same state, replays are computed once."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -140,3 +141,24 @@ async def test_a_replay_is_computed_once(services: Services, monkeypatch: Any) -
     second = await services.history.replay(authority.match_id)
     assert first == second and len(first["steps"]) == authority.version + 1
     assert calls == [authority.match_id] and services.history.replays_cached() == 1
+
+
+async def test_a_slow_load_holds_up_only_its_own_table(services: Services) -> None:
+    first, second = await finished_tables(services, 2)
+    real_load = services.tables._load
+    release = asyncio.Event()
+    loads: list[str] = []
+
+    async def slow_for_first(table_id: str) -> Any:
+        loads.append(table_id)
+        if table_id == first:
+            await release.wait()
+        return await real_load(table_id)
+
+    services.tables._load = slow_for_first  # type: ignore[method-assign]
+    waiting = [asyncio.ensure_future(services.tables.authority(first)) for _ in range(2)]
+    other = await asyncio.wait_for(services.tables.authority(second), 5)
+    assert other.table_id == second and not any(w.done() for w in waiting)
+    release.set()
+    loaded = await asyncio.gather(*waiting)
+    assert loaded[0] is loaded[1] and loads == [first, second]
