@@ -1,7 +1,9 @@
 """The lobby: players, tables, seats, match starts and rematches, and the table registry.
 
-Each table has exactly one ``TableAuthority`` in this process; ``TableService.authority``
-loads it on first use (replaying a live or finished match from its log). When several
+Each table has at most one ``TableAuthority`` (its actor) in this process;
+``TableService.authority`` loads it on first use (replaying a live or finished match from its
+log, one load per table at a time), and ``evict_idle`` drops it again once nobody needs it.
+Table info and lobby lists are read from store rows, without loading any match. When several
 workers share the database (``shared``: there is a bus), seat and match changes hold the
 table's row lock, each change is announced on the bus, and other workers' announcements
 reach the authority here (``on_bus_message``); a periodic check against the store covers
