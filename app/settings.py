@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     # checks the tables it serves against the database every ``sync_interval`` seconds.
     redis_url: str | None = None
     sync_interval: float = Field(default=2.0, gt=0)
+    # A table nobody watches, with no command under way and no bot to move, is dropped from
+    # memory after this many idle seconds; the next viewer loads it again from the store.
+    table_idle_seconds: float = Field(default=300.0, gt=0)
 
     # WebSocket protocol limits (see docs/protocol.md).
     ws_max_frame_bytes: int = Field(default=16_384, ge=256)

@@ -115,6 +115,11 @@ def report(
             f"worker {n + 1}: {100 * seconds / elapsed:.0f}% of one core,"
             f" RSS {rss_mib(pid) or 0:.0f} MiB"
         )
+    moves = max(figures.moves, 1)
+    print(
+        f"server CPU (every worker together): {sum(cpu) * 1e6 / moves:.0f} us per accepted move"
+        f"  ({100 * sum(cpu) / elapsed:.0f}% of one core)"
+    )
 
 
 def main(args: argparse.Namespace) -> None:

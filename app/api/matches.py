@@ -9,7 +9,6 @@ from fastapi import APIRouter, Path, Query
 
 from app.api.deps import OPTIONAL_TOKEN, HistoryDep, ViewerIdDep
 from app.api.schemas import ErrorBody, MatchLog, MatchOut, MatchPage, MatchReplay
-from app.services.replay import replay_steps
 from app.store.matches import MatchFilter
 
 # Match ids are 32-bit integers in the store: a larger number is no match, not a database error.
@@ -88,6 +87,4 @@ async def match_log(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep)
 @router.get("/{match_id}/replay", response_model=MatchReplay, **FINISHED_ONLY)
 async def match_replay(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
     """Every step of a finished match with all hands open; 409 ``match_live`` while it runs."""
-    log = await history.match_log(match_id, viewer)
-    steps = replay_steps(log)
-    return {**{k: v for k, v in log.items() if k != "actions"}, "steps": steps}
+    return await history.replay(match_id, viewer)

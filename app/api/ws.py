@@ -29,7 +29,7 @@ from app.services.errors import (
     Unavailable,
     database_unavailable,
 )
-from app.services.hub import Frame, encode, viewer_key
+from app.services.hub import Frame, encode
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -59,6 +59,8 @@ class Connection:
     def __init__(self, websocket: WebSocket, limit: int, player_id: str | None) -> None:
         self.websocket = websocket
         self.player_id = player_id
+        # Set by the table, which owns the seats: from the greeting's answer, then as seats
+        # change (a spectator who takes a seat). Never read back from outgoing frames.
         self.seat: int | None = None
         self.limit = limit
         # A plain deque and one wake-up future: an asyncio.Queue costs more per frame, and
@@ -68,23 +70,8 @@ class Connection:
         self._pump: asyncio.Task[None] | None = None
         self._wakeup: asyncio.Future[None] | None = None
 
-    @property
-    def viewer(self) -> str:
-        """This connection's viewer key: its seat, or ``spectator``."""
-        return viewer_key(self.seat)
-
     def deliver(self, frame: Frame) -> None:
-        """Queue a frame; follows seat changes announced by ``welcome`` and ``table`` (those
-        come as dicts; encoded frames are updates, which change no seat)."""
-        if isinstance(frame, str):
-            self.send(frame)
-            return
-        kind = frame.get("type")
-        if kind == "welcome":
-            self.seat = frame.get("seat")
-        elif kind == "table" and self.player_id is not None:
-            seats = frame["table"]["seats"]
-            self.seat = next((s["seat"] for s in seats if s["player_id"] == self.player_id), None)
+        """Queue a frame the table rendered for this viewer."""
         self.send(frame)
 
     def send(self, frame: Frame) -> None:
@@ -238,13 +225,14 @@ async def answer(
     ref = message.get("id")
     if not (ref is None or isinstance(ref, (str, int))):
         ref = None
-
-    def ack(version: int) -> None:
-        connection.send({"type": "ack", "id": ref, "version": version})
-
     try:
+        # The table queues the ack itself, right behind this viewer's update.
         await authority.act(
-            connection.player_id, message.get("version"), message.get("action"), ack
+            connection.player_id,
+            message.get("version"),
+            message.get("action"),
+            reply=connection,
+            ref=ref,
         )
     except ServiceError as exc:
         connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))

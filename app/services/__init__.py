@@ -42,6 +42,7 @@ class Services:
     bus: RedisBus | None = None
     sync_interval: float = 2.0
     _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
+    _evicter: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, settings: Settings, hub: Hub | None = None) -> Services:
@@ -63,7 +64,14 @@ class Services:
             settings.bot_budget,
             jitter_s=settings.bot_pause_jitter,
         )
-        tables = TableService(sessions, hub, committer, settings.public_url, bots=bots)
+        tables = TableService(
+            sessions,
+            hub,
+            committer,
+            settings.public_url,
+            bots=bots,
+            idle_seconds=settings.table_idle_seconds,
+        )
         bus = None
         if settings.redis_url is not None:
             bus = RedisBus(settings.redis_url, tables.on_bus_message, tables.check_all)
@@ -86,6 +94,7 @@ class Services:
 
     async def start(self) -> int:
         """Rebuild every live table from its log; how many were rebuilt."""
+        self._evicter = asyncio.get_running_loop().create_task(self.tables.evict_periodically())
         if self.bus is not None:
             await self.bus.start()
             self._watcher = asyncio.get_running_loop().create_task(
@@ -105,10 +114,11 @@ class Services:
     async def close(self) -> None:
         """Stop the bots, the bus and the committer and release the database connections."""
         await self.bots.close()
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+        for task in (self._watcher, self._evicter):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self.bus is not None:
             await self.bus.close()
         await self.committer.close()

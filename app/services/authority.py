@@ -1,9 +1,16 @@
-"""One authority per table: the only code that changes a table's match.
+"""One table, one actor: the only code that changes a table's match.
 
-Every action follows one path, strictly one at a time per table (``asyncio.Lock``):
-check seat and version -> ``engine.apply`` -> append the action and bump the version in one
-transaction -> commit -> publish each viewer's redacted update -> return the new version
-(the caller then acks). Nothing leaves this module before it is redacted for its viewer.
+A table has one inbox of commands (``Act`` for a player's or a bot's action, ``Greet`` for
+a viewer arriving or resuming, the lobby's join, leave, rematch and bot seats as ``Call``,
+and ``Follow``/``Refresh`` for what another worker stored; a clock tick will be one more
+``Command``). They are processed strictly one at a time, in arrival order, by a task that
+exists only while the inbox has work, and each command's caller gets its answer directly.
+A caller that goes away does not cut a command short: it runs to its end all the same.
+
+An action's path: check seat and version -> ``engine.apply`` -> append the action and bump
+the version in one transaction (``Committer``) -> publish each viewer's redacted update and,
+in the same step, the acting connection's ``ack``. Frames are rendered by ``presenter``;
+the table's truth is read from the store only through ``snapshot.load_snapshot``.
 """
 
 from __future__ import annotations
@@ -11,28 +18,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.engine import (
-    Action,
-    ActionError,
-    Event,
-    IllegalAction,
-    Rules,
-    State,
-    apply,
-    new_match,
-    seat_options,
-    view,
-)
-from app.services import metrics
+from app.engine import Action, ActionError, IllegalAction, State, apply
+from app.services import metrics, presenter
 from app.services.bus import NO_BUS, Bus
 from app.services.committer import Committer, Write
-from app.services.deal_log import deal_events
 from app.services.errors import (
     STORE_ERRORS,
     Conflict,
@@ -40,21 +36,24 @@ from app.services.errors import (
     Unavailable,
     database_unavailable,
 )
-from app.services.hub import EVERYONE, SPECTATOR, Frame, Hub, Subscriber, encode, viewer_key
+from app.services.hub import EVERYONE, Hub, Subscriber
+from app.services.presenter import SeatHolder, VersionRecord, record_of
 from app.services.ratings import rating_step
-from app.services.rules import stored_rules
+from app.services.snapshot import (
+    RECORDS_KEPT,
+    RECORDS_SLACK,
+    Position,
+    Snapshot,
+    load_snapshot,
+)
 from app.store import matches as match_store
 from app.store import tables as table_store
 from app.store.db import AsyncSession, BoundStatement, Step
-from app.store.models import ActionRecord
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-# Per-version records kept for resuming viewers: the default resume window (half a 256-frame
-# send queue). Each holds its events and every seat's legal list (about 2 KB); a viewer further
-# behind gets a full welcome. Trimmed in steps of ``RECORDS_SLACK``.
-RECORDS_KEPT = 128
-RECORDS_SLACK = 32
+__all__ = ["RECORDS_KEPT", "RECORDS_SLACK", "ActionRejected", "SeatHolder", "TableAuthority"]
 
 
 class ActionRejected(ServiceError):
@@ -63,80 +62,119 @@ class ActionRejected(ServiceError):
     status = 409
 
 
-@dataclass(frozen=True)
-class SeatHolder:
-    """Who sits in a seat."""
+class Command(Generic[T]):
+    """One entry of a table's inbox; ``run`` is called by the table, alone, in order."""
 
-    player_id: str
-    name: str
+    kind = "command"
 
-
-@dataclass(frozen=True, slots=True)
-class VersionRecord:
-    """What one accepted action produced: each viewer's ``update`` frame, already encoded.
-
-    The frames are rendered once, when the version is accepted, and kept as JSON text (one
-    per seat, then the spectator's): a table keeps about ``RECORDS_KEPT`` records for resuming
-    viewers, and text costs the garbage collector nothing where nested events and legal lists
-    made every collection walk hundreds of thousands of objects under load.
-    """
-
-    version: int
-    texts: tuple[str, ...]
-
-    def frame_for(self, seat: int | None) -> str:
-        """The ``update`` frame this viewer may see, as sent."""
-        return self.texts[-1 if seat is None else seat]
-
-    def frames(self) -> dict[str, str]:
-        """Every viewer's frame by viewer key (for the hub)."""
-        *seats, spectator = self.texts
-        return {**{viewer_key(seat): text for seat, text in enumerate(seats)}, SPECTATOR: spectator}
-
-
-def record_of(
-    version: int, events: Sequence[Event], state: State, match_id: int | None
-) -> VersionRecord:
-    """The record of the action that produced ``state`` at ``version`` in match ``match_id``."""
-    texts = []
-    for seat in [*range(state.seats), None]:
-        frame = {
-            "type": "update",
-            "match_id": match_id,
-            "version": version,
-            "events": [e for e in (event.for_viewer(seat) for event in events) if e is not None],
-            "to_move": state.to_move,
-            **seat_options(state, seat),
-        }
-        texts.append(encode(frame))
-    return VersionRecord(version, tuple(texts))
-
-
-def replay(
-    rules: Rules, seed: str, dealer: int | None, log_rows: Iterable[ActionRecord], base: int
-) -> tuple[State, list[VersionRecord]]:
-    """Rebuild a match from its seed and its action log, with every version's record."""
-    return advance(new_match(rules, seed, dealer), log_rows, base)
-
-
-def advance(
-    state: State, log_rows: Iterable[ActionRecord], base: int
-) -> tuple[State, list[VersionRecord]]:
-    """Apply logged actions after version ``base`` to ``state``, with every version's record."""
-    records: list[VersionRecord] = []
-    expected = base + 1
-    for row in log_rows:
-        if row.version != expected:
-            raise RuntimeError(f"action log has version {row.version}, expected {expected}")
-        state, events = apply(state, Action.from_json(row.action), row.seat)
-        records.append(record_of(row.version, events, state, row.match_id))
-        expected += 1
-    return state, records
+    async def run(self, table: TableAuthority) -> T:
+        """Carry the command out on ``table``; its answer goes to the caller."""
+        raise NotImplementedError
 
 
 @dataclass
+class Act(Command[int]):
+    """A seated player's action at ``version``; answers the new version. ``reply``, when
+    given, gets the ``ack`` (echoing ``ref``) right behind its update."""
+
+    player_id: str | None
+    version: Any
+    action: Any
+    reply: Subscriber | None = None
+    ref: Any = None
+    kind = "act"
+
+    async def run(self, table: TableAuthority) -> int:
+        """See ``TableAuthority.act``."""
+        return await table._act(self)
+
+
+class BotTurn(Act):
+    """A bot's action: the same path as a player's, without a connection to ack."""
+
+    kind = "bot_turn"
+
+
+@dataclass
+class Greet(Command[int | None]):
+    """A viewer arrives (``since`` None) or resumes from ``since``: bring it up to date and
+    subscribe it, with no update slipping in between; answers its seat."""
+
+    subscriber: Subscriber
+    player_id: str | None
+    since: int | None
+    max_replay: int = 128
+    kind = "greet"
+
+    async def run(self, table: TableAuthority) -> int | None:
+        """See ``TableAuthority.attach``."""
+        if table.shared:
+            await table.catch_up_or_log()
+        seat = table.seat_of(self.player_id)
+        self.subscriber.seat = seat
+        for frame in presenter.resume(table, self.since, seat, self.max_replay):
+            self.subscriber.deliver(frame)
+        table.watchers[self.subscriber] = self.player_id
+        table.hub.subscribe(table.table_id, self.subscriber)
+        return seat
+
+
+class Call(Command[T]):
+    """A lobby change (join, leave, rematch, a bot seat, a match start): ``step`` runs as
+    this table's command, so it sees and changes the table alone."""
+
+    def __init__(self, kind: str, step: Callable[[TableAuthority], Awaitable[T]]) -> None:
+        self.kind = kind
+        self.step = step
+
+    async def run(self, table: TableAuthority) -> T:
+        """Run the lobby's step."""
+        return await self.step(table)
+
+
+@dataclass
+class Follow(Command[None]):
+    """An action another worker stored (told through the bus)."""
+
+    match_id: int | None
+    version: int
+    seat: int
+    action: Any
+    kind = "follow"
+
+    async def run(self, table: TableAuthority) -> None:
+        """Apply it when it is the next version of this match, ignore it when already known,
+        and catch up from the store when something was missed."""
+        if self.version <= table.version and self.match_id == table.match_id:
+            return
+        if (
+            self.version == table.version + 1
+            and self.match_id == table.match_id
+            and table.state is not None
+        ):
+            try:
+                state, events = apply(table.state, Action.from_json(self.action), self.seat)
+            except (ActionError, IllegalAction):
+                await table.catch_up_or_log()
+                return
+            table.step_to(state, record_of(self.version, events, state, self.match_id))
+            return
+        await table.catch_up_or_log()
+
+
+class Refresh(Command[None]):
+    """Catch up with the store (the table changed through another worker)."""
+
+    kind = "refresh"
+
+    async def run(self, table: TableAuthority) -> None:
+        """Catch up, keeping memory when the store does not answer."""
+        await table.catch_up_or_log()
+
+
+@dataclass(eq=False)
 class TableAuthority:
-    """The in-memory truth of one table, kept in step with the store."""
+    """The in-memory truth of one table, kept in step with the store; one actor."""
 
     table_id: str
     variant: str
@@ -155,7 +193,6 @@ class TableAuthority:
     base_version: int = 0
     state: State | None = None
     records: list[VersionRecord] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # Whether anyone but the seated players may watch, and when strangers see its matches in
     # history (``after_match`` or ``never``): the players' choice when the table was opened.
     spectators: bool = True
@@ -169,6 +206,48 @@ class TableAuthority:
     # A write's commit failed on the way: it may have been stored all the same, so the store
     # is read back (``catch_up``) before this table takes another action.
     in_doubt: bool = False
+    # The connections watching this table, with the player each speaks for (None: nobody).
+    watchers: dict[Subscriber, str | None] = field(default_factory=dict)
+    clock: Callable[[], float] = time.monotonic
+    touched_at: float = 0.0  # when the last command ended (the registry evicts idle tables)
+    _inbox: deque[tuple[Command[Any], asyncio.Future[Any]]] = field(
+        default_factory=deque, init=False, repr=False
+    )
+    _runner: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        snapshot: Snapshot,
+        sessions: async_sessionmaker[AsyncSession],
+        hub: Hub,
+        committer: Committer,
+        bus: Bus = NO_BUS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> TableAuthority:
+        """A table loaded from the store (``load_snapshot`` with nothing known)."""
+        table = snapshot.table
+        authority = cls(
+            table_id=table.table_id,
+            variant=table.variant,
+            options=table.options,
+            seat_count=table.seat_count,
+            visibility=table.visibility,
+            invite_code=table.invite_code,
+            status=table.status,
+            version=table.version,
+            sessions=sessions,
+            hub=hub,
+            committer=committer,
+            rated=table.rated,
+            spectators=table.spectators,
+            history=table.history,
+            bus=bus,
+            clock=clock,
+        )
+        authority.enter(snapshot)
+        authority.touched_at = clock()
+        return authority
 
     # -- reading -------------------------------------------------------------------------
 
@@ -176,6 +255,11 @@ class TableAuthority:
     def shared(self) -> bool:
         """True when other workers share this table's database (there is a bus to them)."""
         return self.bus is not NO_BUS
+
+    @property
+    def busy(self) -> bool:
+        """True while a command is waiting or running."""
+        return self._runner is not None
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The seat this player holds here, or None (spectator)."""
@@ -186,66 +270,78 @@ class TableAuthority:
                 return seat
         return None
 
-    def public_info(self) -> dict[str, Any]:
-        """What anyone may know about the table (no invite code)."""
-        return {
-            "id": self.table_id,
-            "variant": self.variant,
-            "options": self.options,
-            "visibility": self.visibility,
-            "rated": self.rated,
-            "spectators": self.spectators,
-            "history": self.history,
-            "status": self.status,
-            "seats": [
-                {
-                    "seat": seat,
-                    "player_id": holder.player_id if holder else None,
-                    "name": holder.name if holder else None,
-                }
-                for seat in range(self.seat_count)
-                for holder in [self.seats.get(seat)]
-            ],
-            "match_id": self.match_id,
-            "version": self.version,
-        }
+    def position(self) -> Position:
+        """Where memory stands (what ``load_snapshot`` advances from)."""
+        return Position(self.match_id, self.version, self.state)
 
-    def welcome(self, seat: int | None) -> dict[str, Any]:
-        """A full snapshot for this viewer."""
-        return {
-            "type": "welcome",
-            "table_id": self.table_id,
-            "match_id": self.match_id,
-            "seat": seat,
-            "version": self.version,
-            "view": None if self.state is None else view(self.state, seat),
-            "deal_events": deal_events(self.records, seat),
-            "table": self.public_info(),
-        }
+    # -- the inbox -----------------------------------------------------------------------
 
-    def resume(self, since: int | None, seat: int | None, max_replay: int = 128) -> list[Frame]:
-        """Frames that bring a viewer from ``since`` to now: a short welcome and the missing
-        updates when this match holds them (at most ``max_replay``), else a full welcome."""
-        kept_from = self.version - len(self.records)  # the oldest version still resumable
-        if (
-            since is None
-            or self.state is None
-            or not max(self.base_version, kept_from) <= since <= self.version
-            or self.version - since > max_replay
-        ):
-            return [self.welcome(seat)]
-        head = {
-            "type": "welcome",
-            "table_id": self.table_id,
-            "match_id": self.match_id,
-            "seat": seat,
-            "version": since,
-            "view": None,
-            "resumed": True,
-            "table": self.public_info(),
-        }
-        missing = self.records[since - kept_from :]
-        return [head, *(record.frame_for(seat) for record in missing)]
+    def ask(self, command: Command[T]) -> asyncio.Future[T]:
+        """Queue ``command``; the future holds its answer. Queued at once, so commands
+        asked in a row run in that order."""
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[T] = loop.create_future()
+        self._inbox.append((command, answer))
+        if self._runner is None:
+            self._runner = loop.create_task(self._run())
+        return answer
+
+    async def _run(self) -> None:
+        try:
+            while self._inbox:
+                command, answer = self._inbox.popleft()
+                try:
+                    result = await command.run(self)
+                except asyncio.CancelledError:
+                    if not answer.done():
+                        answer.cancel()
+                    raise
+                except BaseException as exc:  # the caller's to handle
+                    if not answer.done():
+                        answer.set_exception(exc)
+                    elif not isinstance(exc, ServiceError):
+                        log.error(
+                            "a %s command failed after its caller left",
+                            command.kind,
+                            exc_info=exc,
+                            extra=self._log_fields(),
+                        )
+                else:
+                    if not answer.done():
+                        answer.set_result(result)
+        finally:
+            self._runner = None
+            self.touched_at = self.clock()
+            for _, answer in self._inbox:  # only after a cancellation (shutting down)
+                answer.cancel()
+            self._inbox.clear()
+
+    async def act(
+        self,
+        player_id: str | None,
+        version: Any,
+        action_json: Any,
+        reply: Subscriber | None = None,
+        ref: Any = None,
+        *,
+        bot: bool = False,
+    ) -> int:
+        """Apply one action for this player's seat at ``version``; the new version on success.
+
+        ``reply`` (the acting connection) gets its ``ack`` in the same step as every
+        viewer's update. Raises ``ActionRejected`` (nothing changed) or ``Unavailable`` (the
+        database could not store it: memory unchanged, nothing acknowledged). A caller that
+        goes away cannot leave a stored action unapplied in memory: the command runs on.
+        """
+        started = time.perf_counter()
+        kind = BotTurn if bot else Act
+        try:
+            new_version = await self.ask(kind(player_id, version, action_json, reply, ref))
+        except ServiceError as exc:
+            metrics.refused(exc.code, database=isinstance(exc, Unavailable))
+            raise
+        metrics.accepted(time.perf_counter() - started)
+        return new_version
 
     async def attach(
         self,
@@ -254,155 +350,79 @@ class TableAuthority:
         since: int | None,
         max_replay: int = 128,
     ) -> int | None:
-        """Bring ``subscriber`` up to date from ``since`` and subscribe it, with no update
-        slipping in between (the lock orders it with every action); returns its seat."""
-        async with self.lock:
-            if self.shared:
-                await self.catch_up_or_log()
-            seat = self.seat_of(player_id)
-            for frame in self.resume(since, seat, max_replay):
-                subscriber.deliver(frame)
-            self.hub.subscribe(self.table_id, subscriber)
-            return seat
+        """Bring ``subscriber`` up to date from ``since`` and subscribe it; returns its seat
+        (the table keeps ``subscriber.seat`` right as seats change)."""
+        return await self.ask(Greet(subscriber, player_id, since, max_replay))
 
     def detach(self, subscriber: Subscriber) -> None:
-        """Stop sending to ``subscriber``."""
+        """Stop sending to ``subscriber`` (the table's idle time starts again)."""
+        self.watchers.pop(subscriber, None)
+        self.touched_at = self.clock()
         self.hub.unsubscribe(self.table_id, subscriber)
 
-    # -- changing ------------------------------------------------------------------------
+    async def follow(self, match_id: int | None, version: int, seat: int, action: Any) -> None:
+        """Take an action another worker has stored (see ``Follow``)."""
+        await self.ask(Follow(match_id, version, seat, action))
+
+    async def refresh(self) -> None:
+        """Catch up with the store (a table changed by another worker)."""
+        await self.ask(Refresh())
+
+    # -- changing (inside a command) -----------------------------------------------------
 
     def publish_table(self) -> None:
-        """Tell every viewer the table's seats and status (no secret in it)."""
-        self.hub.publish(self.table_id, {EVERYONE: {"type": "table", "table": self.public_info()}})
+        """Tell every viewer the table's seats and status (no secret in it); each watcher's
+        seat follows the seats first."""
+        self._reseat()
+        self.hub.publish(self.table_id, {EVERYONE: presenter.table_frame(self)})
 
     def begin_match(self, match_id: int, state: State) -> None:
-        """Switch to a newly stored match (caller holds the lock and has committed)."""
-        self.match_id = match_id
-        self.state = state
-        self.base_version = self.version
-        self.records = []
-        self.status = "live"
+        """Switch to a newly stored match (inside a command, after the commit)."""
+        self._adopt(match_id, self.version, self.version, state, [])
         log.info("match started", extra=self._log_fields())
-        self.publish_table()
-        frames = {viewer_key(seat): self.welcome(seat) for seat in range(self.seat_count)}
-        frames[viewer_key(None)] = self.welcome(None)
-        self.hub.publish(self.table_id, frames)
         self._changed()
 
-    async def act(
-        self,
-        player_id: str | None,
-        version: Any,
-        action_json: Any,
-        accepted: Callable[[int], None] | None = None,
-    ) -> int:
-        """Apply one action for this player's seat at ``version``; the new version on success.
-
-        ``accepted`` is called with the new version once the action is committed and every
-        viewer's update is queued, still under the table's lock: a connection queues its
-        ``ack`` there, right behind its update, instead of a few scheduler steps later.
-        Raises ``ActionRejected`` (nothing changed) or ``Unavailable`` (the database could
-        not store it: memory unchanged, nothing acknowledged). Shielded: a caller that goes
-        away cannot leave a stored action unapplied in memory.
-        """
-        started = time.perf_counter()
-        try:
-            new_version: int = await asyncio.shield(
-                self._act(player_id, version, action_json, accepted)
-            )
-        except ServiceError as exc:
-            metrics.refused(exc.code, database=isinstance(exc, Unavailable))
-            raise
-        metrics.accepted(time.perf_counter() - started)
-        return new_version
-
-    async def _act(
-        self,
-        player_id: str | None,
-        version: Any,
-        action_json: Any,
-        accepted: Callable[[int], None] | None,
-    ) -> int:
-        async with self.lock:
-            if self.in_doubt:
-                await self._catch_up_or_fail()
-                self.in_doubt = False
-                self._changed()
-            if self.shared:
-                new_version = await self._act_shared(player_id, version, action_json)
-            else:
-                new_version = await self._act_locked(player_id, version, action_json)
-            if accepted is not None:
-                accepted(new_version)
-            return new_version
-
-    async def _act_locked(self, player_id: str | None, version: Any, action_json: Any) -> int:
-        seat = self._check(player_id, version)
-        assert self.state is not None and self.match_id is not None
-        try:
-            action = Action.from_json(action_json)
-            new_state, events = apply(self.state, action, seat)
-        except ActionError as exc:
-            raise ActionRejected("bad_action", exc.message) from None
-        except IllegalAction as exc:
-            raise ActionRejected(exc.code, exc.message) from None
-        await self._commit(seat, action, new_state)
-        self._follow(new_state, record_of(self.version + 1, events, new_state, self.match_id))
-        if self.shared:
-            self.bus.action(self.table_id, self.match_id, self.version, seat, action.to_json())
-        self._changed()
-        return self.version
-
-    async def _act_shared(self, player_id: str | None, version: Any, action_json: Any) -> int:
-        """``_act_locked`` when other workers may have moved the table on: catch up first if
-        the client knows a newer version than this worker, and check every refusal against
-        the store once (a lost race comes back as ``stale_version`` with the new version)."""
-        behind = isinstance(version, int) and version > self.version
-        if behind or self.state is None or self.state.match_over:
-            await self._catch_up_or_fail()
-        try:
-            return await self._act_locked(player_id, version, action_json)
-        except ActionRejected as exc:
-            if exc.code in ("bad_action", "bad_message") or not await self._catch_up_or_fail():
-                raise
-        return await self._act_locked(player_id, version, action_json)
-
-    # -- workers sharing one database ----------------------------------------------------
-
-    async def catch_up(self) -> bool:
-        """Bring memory up to the store (caller holds the lock): seats and status, a match
-        started elsewhere, and every action another worker accepted, each delivered to this
-        worker's viewers as its ``update``. True when anything changed."""
-        async with self.sessions() as session:
-            table = await table_store.get_table(session, self.table_id)
-            if table is None:
-                return False
-            rows = (await table_store.seats_of(session, [self.table_id]))[self.table_id]
-            seats = seat_map(rows)
-            new_match = table.match_id != self.match_id
-            if new_match:
-                match = await match_store.get_match(session, table.match_id or 0)
-                log_rows = await match_store.actions_of_match(session, match.id) if match else []
-            elif table.version > self.version and self.match_id is not None:
-                match = None
-                log_rows = await match_store.actions_after(session, self.match_id, self.version)
-            else:
-                match, log_rows = None, []
+    def enter(self, snapshot: Snapshot) -> bool:
+        """Take the store's truth: seats and status, then a match memory did not have (every
+        viewer welcomed) or the versions after memory's (each viewer's update). True when
+        anything changed."""
+        table = snapshot.table
+        seats = dict(table.seats)
         table_moved = seats != self.seats or table.status != self.status
         self.seats, self.status = seats, table.status
-        if new_match and match is not None:
-            rules = stored_rules(match.variant, match.rules)
-            state, records = replay(rules, match.seed, match.dealer, log_rows, match.base_version)
-            self._adopt_match(match.id, match.base_version, state, records)
+        if snapshot.state is None:  # no match stored yet
+            self.version = snapshot.version
+            if table_moved:
+                self.publish_table()
+            return table_moved
+        if snapshot.fresh and (snapshot.match_id != self.match_id or self.state is None):
+            self._adopt(
+                snapshot.match_id,
+                snapshot.base_version,
+                snapshot.version,
+                snapshot.state,
+                snapshot.records,
+            )
             return True
-        if log_rows and self.state is not None:
-            state, records = advance(self.state, log_rows, self.version)
-            for record in records:
-                self._follow(state, record)
+        if snapshot.records and self.state is not None:
+            for record in snapshot.records:
+                self._step_record(record)
+            assert snapshot.state is not None
+            self.state = snapshot.state
+            if snapshot.state.match_over:
+                self.status = "finished"
             return True
         if table_moved:
             self.publish_table()
         return table_moved
+
+    async def catch_up(self) -> bool:
+        """Bring memory up to the store (inside a command): seats and status, a match
+        started elsewhere, and every action another worker accepted, each delivered to this
+        worker's viewers. True when anything changed."""
+        async with self.sessions() as session:
+            snapshot = await load_snapshot(session, self.table_id, self.position())
+        return self.enter(snapshot)
 
     async def catch_up_or_log(self) -> None:
         """``catch_up``, keeping what memory has when the store does not answer."""
@@ -415,44 +435,13 @@ class TableAuthority:
                 extra={"table_id": self.table_id, "version": self.version},
             )
 
-    async def follow(self, match_id: int | None, version: int, seat: int, action: Any) -> None:
-        """Take an action another worker has stored (told through the bus): apply it when it
-        is the next version of this match, ignore it when already known, and catch up from
-        the store when something was missed."""
-        async with self.lock:
-            if version <= self.version and match_id == self.match_id:
-                return
-            if version == self.version + 1 and match_id == self.match_id and self.state:
-                try:
-                    state, events = apply(self.state, Action.from_json(action), seat)
-                except (ActionError, IllegalAction):
-                    await self.catch_up_or_log()
-                    return
-                self._follow(state, record_of(version, events, state, match_id))
-                return
-            await self.catch_up_or_log()
-
-    async def refresh(self) -> None:
-        """Catch up with the store under the lock (a table changed by another worker)."""
-        async with self.lock:
-            await self.catch_up_or_log()
-
-    async def _catch_up_or_fail(self) -> bool:
-        try:
-            return await self.catch_up()
-        except STORE_ERRORS:
-            metrics.database_error("catch_up")
-            raise database_unavailable() from None
-
-    def _follow(self, state: State, record: VersionRecord) -> None:
+    def step_to(self, state: State, record: VersionRecord) -> None:
         """Step memory to ``record`` (already stored) and deliver it to this worker's viewers."""
         self.state = state
-        self.version = record.version
-        self.remember(record)
+        self._step_record(record)
         if state.match_over:
             self.status = "finished"
             log.info("match finished", extra=self._log_fields())
-        self._publish(record)
 
     def remember(self, record: VersionRecord) -> None:
         """Keep ``record`` for resuming viewers; only the newest ``RECORDS_KEPT`` or so are
@@ -462,26 +451,89 @@ class TableAuthority:
         if len(self.records) > RECORDS_KEPT + RECORDS_SLACK:
             del self.records[:-RECORDS_KEPT]
 
+    # -- internals -----------------------------------------------------------------------
+
+    async def _act(self, command: Act) -> int:
+        if self.in_doubt:
+            await self._catch_up_or_fail()
+            self.in_doubt = False
+            self._changed()
+        if self.shared:
+            new_version = await self._act_shared(command)
+        else:
+            new_version = await self._act_once(command)
+        if command.reply is not None:
+            command.reply.deliver(presenter.ack(command.ref, new_version))
+        return new_version
+
+    async def _act_once(self, command: Act) -> int:
+        seat = self._check(command.player_id, command.version)
+        assert self.state is not None and self.match_id is not None
+        try:
+            action = Action.from_json(command.action)
+            new_state, events = apply(self.state, action, seat)
+        except ActionError as exc:
+            raise ActionRejected("bad_action", exc.message) from None
+        except IllegalAction as exc:
+            raise ActionRejected(exc.code, exc.message) from None
+        await self._commit(seat, action, new_state)
+        self.step_to(new_state, record_of(self.version + 1, events, new_state, self.match_id))
+        if self.shared:
+            self.bus.action(self.table_id, self.match_id, self.version, seat, action.to_json())
+        self._changed()
+        return self.version
+
+    async def _act_shared(self, command: Act) -> int:
+        """``_act_once`` when other workers may have moved the table on: catch up first if
+        the client knows a newer version than this worker, and check every refusal against
+        the store once (a lost race comes back as ``stale_version`` with the new version)."""
+        behind = isinstance(command.version, int) and command.version > self.version
+        if behind or self.state is None or self.state.match_over:
+            await self._catch_up_or_fail()
+        try:
+            return await self._act_once(command)
+        except ActionRejected as exc:
+            if exc.code in ("bad_action", "bad_message") or not await self._catch_up_or_fail():
+                raise
+        return await self._act_once(command)
+
+    async def _catch_up_or_fail(self) -> bool:
+        try:
+            return await self.catch_up()
+        except STORE_ERRORS:
+            metrics.database_error("catch_up")
+            raise database_unavailable() from None
+
+    def _step_record(self, record: VersionRecord) -> None:
+        self.version = record.version
+        self.remember(record)
+        self.hub.publish(self.table_id, record.frames())
+
+    def _adopt(
+        self,
+        match_id: int | None,
+        base: int,
+        version: int,
+        state: State,
+        records: list[VersionRecord],
+    ) -> None:
+        """Switch to a match (begun here or read from the store); every viewer is welcomed."""
+        self.match_id, self.base_version, self.version = match_id, base, version
+        self.state, self.records = state, records[-RECORDS_KEPT:]
+        self.status = "finished" if state.match_over else "live"
+        self.publish_table()
+        self.hub.publish(self.table_id, presenter.welcomes(self))
+
+    def _reseat(self) -> None:
+        for subscriber, player_id in self.watchers.items():
+            subscriber.seat = self.seat_of(player_id)
+
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change(self)
 
     def _log_fields(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "version": self.version, "match_id": self.match_id}
-
-    def _adopt_match(
-        self, match_id: int, base: int, state: State, records: list[VersionRecord]
-    ) -> None:
-        """Switch to a match started by another worker; every viewer here gets a welcome."""
-        self.match_id, self.base_version = match_id, base
-        self.state, self.records = state, records[-RECORDS_KEPT:]
-        self.version = records[-1].version if records else base
-        if state.match_over:
-            self.status = "finished"
-        self.publish_table()
-        frames = {viewer_key(seat): self.welcome(seat) for seat in range(self.seat_count)}
-        frames[viewer_key(None)] = self.welcome(None)
-        self.hub.publish(self.table_id, frames)
 
     def _check(self, player_id: str | None, version: Any) -> int:
         seat = self.seat_of(player_id)
@@ -543,11 +595,3 @@ class TableAuthority:
                 ),
             ]
         return [match_store.deals_update(self.match_id, deals, points)]
-
-    def _publish(self, record: VersionRecord) -> None:
-        self.hub.publish(self.table_id, record.frames())
-
-
-def seat_map(rows: Iterable[tuple[int, Any]]) -> dict[int, SeatHolder]:
-    """Seats from ``(seat, player)`` rows."""
-    return {seat: SeatHolder(player.id, player.name) for seat, player in rows}

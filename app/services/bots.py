@@ -116,6 +116,14 @@ class BotSeats:
         longest = self.pause_s + self.jitter_s + self.budget_s * 2 + SLACK_S + STALL_MARGIN_S
         return time.monotonic() - authority.changed_at > longest
 
+    def pending(self, authority: TableAuthority) -> bool:
+        """True while a bot of this table is on move or its turn is under way (such a table
+        must stay in memory)."""
+        running = self._turns.get(authority.table_id)
+        return (running is not None and not running.done()) or (
+            self._bot_on_move(authority) is not None
+        )
+
     def watch(self, authority: TableAuthority) -> None:
         """Move this table's bots whenever it changes, starting now if a bot is on move."""
         authority.on_change = self.consider
@@ -177,7 +185,7 @@ class BotSeats:
         # move and the next turn decides afresh.
         action = await self.paced(self.decide(seen, level, authority.table_id))
         try:
-            await authority.act(player_id, version, action)
+            await authority.act(player_id, version, action, bot=True)
         except Unavailable:
             log.warning("a bot's move was not stored; retrying", extra=_fields(authority))
             await asyncio.sleep(RETRY_S)

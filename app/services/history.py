@@ -10,6 +10,8 @@ match does not exist (404 ``match_not_found``).
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -17,6 +19,7 @@ import orjson
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.services.errors import Conflict, Invalid, NotFound
+from app.services.replay import replay_steps
 from app.services.rules import stored_rules
 from app.store import Match
 from app.store import matches as match_store
@@ -49,9 +52,15 @@ def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
 class HistoryService:
     """Read-only queries over stored matches."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], page_max: int):
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], page_max: int, replays_kept: int = 64
+    ):
         self.sessions = sessions
         self.page_max = page_max
+        # Replays of finished matches, computed once (off the event loop) and kept for the
+        # most recently asked ``replays_kept``: a finished match never changes.
+        self.replays_kept = replays_kept
+        self._replays: OrderedDict[int, asyncio.Future[list[dict[str, Any]]]] = OrderedDict()
 
     async def list_matches(
         self,
@@ -122,6 +131,29 @@ class HistoryService:
             {"version": row.version, "seat": row.seat, "action": row.action} for row in rows
         ]
         return record
+
+    async def replay(self, match_id: int, viewer_id: str | None = None) -> dict[str, Any]:
+        """A finished match step by step with every hand open (``match_log`` decides who may
+        see it); the steps are computed once per match, in a thread, and kept."""
+        log = await self.match_log(match_id, viewer_id)
+        steps = self._replays.get(match_id)
+        if steps is None:
+            steps = asyncio.ensure_future(asyncio.to_thread(replay_steps, log))
+            self._replays[match_id] = steps
+            while len(self._replays) > self.replays_kept:
+                self._replays.popitem(last=False)
+        else:
+            self._replays.move_to_end(match_id)
+        try:
+            computed = await asyncio.shield(steps)
+        except Exception:
+            self._replays.pop(match_id, None)
+            raise
+        return {**{k: v for k, v in log.items() if k != "actions"}, "steps": computed}
+
+    def replays_cached(self) -> int:
+        """How many finished matches' replays are kept."""
+        return len(self._replays)
 
     @staticmethod
     async def _find(session: AsyncSession, match_id: int, viewer_id: str | None) -> Match:

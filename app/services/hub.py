@@ -3,9 +3,10 @@
 The service renders one frame per viewer (``"0"``, ``"1"``, ... for seats, ``"spectator"``),
 or one frame for everybody (key ``"*"``), and publishes that mapping. A frame is a dict, or
 JSON text already encoded (``encode``) when it is rendered once for many or kept for later.
-A hub only routes: it never sees engine objects. Each worker's hub serves its own
-connections; with several workers the tables are kept in step through the bus (``bus.py``),
-and each worker publishes here."""
+A hub only routes: it never sees engine objects, and never reads a frame to learn a seat
+(each subscriber's seat is set by its table). Each worker's hub serves its own connections;
+with several workers the tables are kept in step through the bus (``bus.py``), and each
+worker publishes here."""
 
 from __future__ import annotations
 
@@ -32,12 +33,10 @@ def viewer_key(seat: int | None) -> str:
 
 
 class Subscriber(Protocol):
-    """A connection: says which viewer it is and takes frames without ever blocking."""
+    """A connection: takes frames without ever blocking. Its ``seat`` (None: a spectator)
+    is set by the table it watches, which owns the seats, and picks the frames it gets."""
 
-    @property
-    def viewer(self) -> str:
-        """Its viewer key (see ``viewer_key``)."""
-        ...
+    seat: int | None
 
     def deliver(self, frame: Frame) -> None:
         """Queue one frame for sending; must not block or await."""
@@ -93,7 +92,7 @@ class LocalHub:
             return
         everyone = frames.get(EVERYONE)
         for subscriber in list(subscribers):
-            frame = frames.get(subscriber.viewer, everyone)
+            frame = frames.get(viewer_key(subscriber.seat), everyone)
             if frame is not None:
                 subscriber.deliver(frame)
 

@@ -1,7 +1,9 @@
 """The lobby: players, tables, seats, match starts and rematches, and the table registry.
 
-Each table has exactly one ``TableAuthority`` in this process; ``TableService.authority``
-loads it on first use (replaying a live or finished match from its log). When several
+Each table has at most one ``TableAuthority`` (its actor) in this process;
+``TableService.authority`` loads it on first use (replaying a live or finished match from its
+log, one load per table at a time), and ``evict_idle`` drops it again once nobody needs it.
+Table info and lobby lists are read from store rows, without loading any match. When several
 workers share the database (``shared``: there is a bus), seat and match changes hold the
 table's row lock, each change is announced on the bus, and other workers' announcements
 reach the authority here (``on_bus_message``); a periodic check against the store covers
@@ -25,19 +27,15 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.bots import LEVELS
 from app.engine import State, new_match
 from app.services import identity, metrics
-from app.services.authority import (
-    RECORDS_KEPT,
-    SeatHolder,
-    TableAuthority,
-    replay,
-    seat_map,
-)
+from app.services.authority import Call, Command, Follow, Refresh, TableAuthority
 from app.services.bots import BotSeats, bot_name, bot_player_id
 from app.services.bus import NO_BUS, Bus, Message
 from app.services.committer import Committer
 from app.services.errors import STORE_ERRORS, Conflict, Forbidden, Invalid, NotFound
 from app.services.hub import Hub
+from app.services.presenter import SeatHolder, public_info
 from app.services.rules import rules_for_table, seat_count, stored_rules
+from app.services.snapshot import StoredTable, load_snapshot, stored_table
 from app.store import Player
 from app.store import matches as match_store
 from app.store import players as player_store
@@ -62,6 +60,8 @@ class TableService:
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
         bus: Bus = NO_BUS,
         bots: BotSeats | None = None,
+        idle_seconds: float = 300.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.sessions = sessions
         self.new_seed = new_seed
@@ -69,7 +69,11 @@ class TableService:
         self.committer = committer
         self.public_url = public_url.rstrip("/")
         self._authorities: dict[str, TableAuthority] = {}
-        self._loading = asyncio.Lock()
+        # One load per table at a time, never one lock for all: a slow replay of one table
+        # holds up only those waiting for that table.
+        self._loading: dict[str, asyncio.Task[TableAuthority]] = {}
+        self.idle_seconds = idle_seconds
+        self.clock = clock
         self.bus = bus
         self._following: set[asyncio.Task[None]] = set()
         self.bots = bots
@@ -118,18 +122,57 @@ class TableService:
     # -- the registry --------------------------------------------------------------------
 
     async def authority(self, table_id: str) -> TableAuthority:
-        """The table's authority, loaded from the store on first use."""
+        """The table's authority, loaded from the store on first use (and again after it
+        was evicted as idle)."""
         found = self._authorities.get(table_id)
         if found is not None:
+            found.touched_at = self.clock()
             return found
-        async with self._loading:
-            found = self._authorities.get(table_id)
-            if found is None:
-                found = await self._load(table_id)
-                self._authorities[table_id] = found
-                if self.bots is not None:
-                    self.bots.watch(found)  # a bot on move after a restart moves now
-            return found
+        loading = self._loading.get(table_id)
+        if loading is None:
+            # A task of its own: a caller that goes away does not cut the load short for
+            # the others waiting on it.
+            loading = asyncio.get_running_loop().create_task(self._register(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _register(self, table_id: str) -> TableAuthority:
+        found = await self._load(table_id)
+        self._authorities[table_id] = found
+        if self.bots is not None:
+            self.bots.watch(found)  # a bot on move after a restart moves now
+        return found
+
+    def loaded(self) -> int:
+        """How many tables this worker holds in memory."""
+        return len(self._authorities)
+
+    def evict_idle(self) -> int:
+        """Drop every table nobody needs now: no viewer, no command under way, no bot to
+        move, nothing in doubt, and untouched for ``idle_seconds``. It is loaded again
+        from the store when next asked for. How many were dropped."""
+        now = self.clock()
+        idle = [
+            table_id
+            for table_id, table in self._authorities.items()
+            if now - table.touched_at >= self.idle_seconds
+            and not table.watchers
+            and not table.busy
+            and not table.in_doubt
+            and not (self.bots is not None and self.bots.pending(table))
+        ]
+        for table_id in idle:
+            del self._authorities[table_id]
+        if idle:
+            log.info("evicted idle tables", extra={"tables": len(idle)})
+        return len(idle)
+
+    async def evict_periodically(self) -> None:
+        """Run ``evict_idle`` every quarter of ``idle_seconds`` (at least every second)."""
+        while True:
+            await asyncio.sleep(max(1.0, self.idle_seconds / 4))
+            self.evict_idle()
 
     async def rebuild_live_tables(self) -> int:
         """Rebuild every live table from its log (run at start); how many were rebuilt."""
@@ -141,41 +184,10 @@ class TableService:
 
     async def _load(self, table_id: str) -> TableAuthority:
         async with self.sessions() as session:
-            table = await table_store.get_table(session, table_id)
-            if table is None:
-                raise NotFound("table_not_found", "There is no such table.")
-            seats = (await table_store.seats_of(session, [table_id]))[table_id]
-            authority = TableAuthority(
-                table_id=table.id,
-                variant=table.variant,
-                options=table.options,
-                seat_count=table.seats,
-                visibility=table.visibility,
-                spectators=table.spectators,
-                history=table.history,
-                invite_code=table.invite_code,
-                status=table.status,
-                version=table.version,
-                sessions=self.sessions,
-                hub=self.hub,
-                committer=self.committer,
-                seats=seat_map(seats),
-                rated=table.rated,
-                bus=self.bus,
-            )
-            if table.match_id is not None:
-                match = await match_store.get_match(session, table.match_id)
-                assert match is not None
-                rows = await match_store.actions_of_match(session, match.id)
-                rules = stored_rules(match.variant, match.rules)
-                state, records = replay(rules, match.seed, match.dealer, rows, match.base_version)
-                if match.base_version + len(records) != table.version:
-                    raise RuntimeError(f"table {table_id}: log does not reach its version")
-                authority.match_id = match.id
-                authority.base_version = match.base_version
-                authority.state = state
-                authority.records = records[-RECORDS_KEPT:]
-        return authority
+            snapshot = await load_snapshot(session, table_id)
+        return TableAuthority.from_snapshot(
+            snapshot, self.sessions, self.hub, self.committer, self.bus, self.clock
+        )
 
     def live_count(self) -> int:
         """How many tables this worker knows to be under way."""
@@ -188,29 +200,27 @@ class TableService:
         authority = self._authorities.get(str(message.get("table_id")))
         if authority is None:
             return  # loaded from the store when first needed
+        command: Command[None]
         if message.get("kind") == "action":
-            step = authority.follow(
+            command = Follow(
                 message.get("match_id"),
                 int(message["version"]),
                 int(message["seat"]),
                 message.get("action"),
             )
-            self._spawn(step, authority, message.get("at"))
         else:
-            self._spawn(authority.refresh(), authority, None)
+            command = Refresh()
+        # Queued at once into the table's inbox, so a table's messages run in the order sent.
+        answer = authority.ask(command)
+        sent_at = message.get("at") if isinstance(command, Follow) else None
 
-    def _spawn(self, step: Any, authority: TableAuthority, sent_at: Any) -> None:
-        # One task per message; each takes the table's lock before awaiting anything, and the
-        # lock wakes waiters in order, so a table's messages are applied in the order sent.
-        task = asyncio.get_running_loop().create_task(step)
-        self._following.add(task)
-
-        def done(finished: asyncio.Task[None]) -> None:
-            self._following.discard(finished)
-            if isinstance(sent_at, (int, float)) and not finished.cancelled():
+        def done(finished: asyncio.Future[None]) -> None:
+            if finished.cancelled():
+                return
+            if finished.exception() is None and isinstance(sent_at, (int, float)):
                 metrics.FANOUT_LAG.observe(max(0.0, time.time() - sent_at))
 
-        task.add_done_callback(done)
+        answer.add_done_callback(done)
 
     def check_all(self) -> None:
         """Check every table this worker has viewers for against the store (after Redis
@@ -274,15 +284,19 @@ class TableService:
 
     # -- tables --------------------------------------------------------------------------
 
-    def table_json(self, authority: TableAuthority, player_id: str | None) -> dict[str, Any]:
+    def table_json(
+        self, table: TableAuthority | StoredTable, player_id: str | None
+    ) -> dict[str, Any]:
         """A table as its viewer may see it: the invite code only for those seated."""
-        info = authority.public_info()
-        seated = authority.seat_of(player_id) is not None
-        info["invite_code"] = authority.invite_code if seated else None
+        info = public_info(table)
+        seated = player_id is not None and any(
+            holder.player_id == player_id for holder in table.seats.values()
+        )
+        info["invite_code"] = table.invite_code if seated else None
         info["invite_url"] = (
-            f"{self.public_url}/t/{authority.table_id}?invite={authority.invite_code}"
+            f"{self.public_url}/t/{table.table_id}?invite={table.invite_code}"
             if seated
-            else f"{self.public_url}/t/{authority.table_id}"
+            else f"{self.public_url}/t/{table.table_id}"
         )
         return info
 
@@ -353,7 +367,9 @@ class TableService:
             raise Invalid("bad_seat", f"seat must be between 0 and {authority.seat_count - 1}.")
         await self._ensure_bot_players({seat: level})
         bot = SeatHolder(bot_player_id(level, seat), bot_name(level))
-        async with authority.lock:
+        wanted = seat
+
+        async def step(authority: TableAuthority) -> None:
             try:
                 async with self.sessions.begin() as session:
                     await self._hold(session, authority)
@@ -361,12 +377,14 @@ class TableService:
                         raise Forbidden("not_seated", "Only a seated player can add a bot.")
                     if authority.status != "open":
                         raise Conflict("table_not_open", "This table is not waiting for players.")
-                    if seat in authority.seats:
+                    if wanted in authority.seats:
                         raise Conflict("seat_taken", "That seat is taken.")
-                    started = await self._take_seat(session, authority, seat, bot)
+                    started = await self._take_seat(session, authority, wanted, bot)
             except IntegrityError:
                 raise Conflict("seat_taken", "That seat was just taken.") from None
-            self._seated(authority, seat, bot, started)
+            self._seated(authority, wanted, bot, started)
+
+        await authority.ask(Call("add_bot", step))
         return self.table_json(authority, player.id)
 
     @staticmethod
@@ -389,7 +407,8 @@ class TableService:
 
     async def _start_full_table(self, authority: TableAuthority) -> None:
         """Start the match of a table created with every seat taken (the creator and bots)."""
-        async with authority.lock:
+
+        async def step(authority: TableAuthority) -> None:
             async with self.sessions.begin() as session:
                 await self._hold(session, authority)
                 if authority.status != "open":
@@ -399,6 +418,8 @@ class TableService:
             authority.begin_match(*started)
             self._announce(authority)
 
+        await authority.ask(Call("start", step))
+
     async def list_tables(self, status: str, player_id: str | None) -> list[dict[str, Any]]:
         """Public tables waiting for players (``open``) or under way (``live``)."""
         if status not in LISTABLE:
@@ -406,15 +427,17 @@ class TableService:
         async with self.sessions() as session:
             # Live tables are listed to be watched: not those whose players keep spectators out.
             listed = await table_store.list_tables(session, status, watchable=status == "live")
-            ids = [t.id for t in listed]
-        return [self.table_json(await self.authority(table_id), player_id) for table_id in ids]
+            seats = await table_store.seats_of(session, [t.id for t in listed])
+        return [self.table_json(stored_table(t, seats[t.id]), player_id) for t in listed]
 
     async def get_table(self, table_id: str, player_id: str | None) -> dict[str, Any]:
-        """One table."""
-        authority = await self.authority(table_id)
-        if self.shared:
-            await authority.refresh()
-        return self.table_json(authority, player_id)
+        """One table, from its store rows (its match is not loaded for this)."""
+        async with self.sessions() as session:
+            table = await table_store.get_table(session, table_id)
+            if table is None:
+                raise NotFound("table_not_found", "There is no such table.")
+            seats = await table_store.seats_of(session, [table_id])
+        return self.table_json(stored_table(table, seats[table_id]), player_id)
 
     async def check_watcher(
         self, authority: TableAuthority, player_id: str | None, invite_code: str | None
@@ -440,16 +463,19 @@ class TableService:
     ) -> dict[str, Any]:
         """Seat the player; when every seat is then taken, the match starts."""
         authority = await self.authority(table_id)
-        async with authority.lock:
+
+        async def step(authority: TableAuthority) -> None:
             try:
                 async with self.sessions.begin() as session:
                     await self._hold(session, authority)
-                    seat = self._seat_to_take(authority, player, invite_code, seat)
+                    taken = self._seat_to_take(authority, player, invite_code, seat)
                     holder = SeatHolder(player.id, player.name)
-                    started = await self._take_seat(session, authority, seat, holder)
+                    started = await self._take_seat(session, authority, taken, holder)
             except IntegrityError:
                 raise Conflict("seat_taken", "That seat was just taken.") from None
-            self._seated(authority, seat, holder, started)
+            self._seated(authority, taken, holder, started)
+
+        await authority.ask(Call("join", step))
         return self.table_json(authority, player.id)
 
     async def _take_seat(
@@ -529,7 +555,8 @@ class TableService:
     async def leave(self, player: Player, table_id: str) -> dict[str, Any]:
         """Give up a seat before the match starts; an emptied table is closed."""
         authority = await self.authority(table_id)
-        async with authority.lock:
+
+        async def step(authority: TableAuthority) -> None:
             async with self.sessions.begin() as session:
                 await self._hold(session, authority)
                 seat = authority.seat_of(player.id)
@@ -545,12 +572,15 @@ class TableService:
                 authority.status = "finished"
             authority.publish_table()
             self._announce(authority)
+
+        await authority.ask(Call("leave", step))
         return self.table_json(authority, player.id)
 
     async def rematch(self, player: Player, table_id: str) -> dict[str, Any]:
         """Start a new match with the same seats once the last one is over."""
         authority = await self.authority(table_id)
-        async with authority.lock:
+
+        async def step(authority: TableAuthority) -> None:
             async with self.sessions.begin() as session:
                 await self._hold(session, authority)
                 if authority.seat_of(player.id) is None:
@@ -563,9 +593,11 @@ class TableService:
                 started = await self._store_new_match(session, authority, players)
             authority.begin_match(*started)
             self._announce(authority)
+
+        await authority.ask(Call("rematch", step))
         return self.table_json(authority, player.id)
 
 
-def invite_matches(authority: TableAuthority, invite_code: str | None) -> bool:
+def invite_matches(table: TableAuthority | StoredTable, invite_code: str | None) -> bool:
     """True when ``invite_code`` is the table's (compared in constant time)."""
-    return hmac.compare_digest((invite_code or "").encode(), authority.invite_code.encode())
+    return hmac.compare_digest((invite_code or "").encode(), table.invite_code.encode())

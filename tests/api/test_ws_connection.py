@@ -51,13 +51,3 @@ async def test_a_viewer_too_far_behind_is_closed_and_the_others_carry_on() -> No
     assert stuck.closed_with[0] == CLOSE_TOO_SLOW == 4008
     assert len(quick.sent) == 30 and not fast.closing
     await fast.stop()
-
-
-async def test_a_seated_player_follows_its_seat_from_table_frames() -> None:
-    connection = Connection(QuickSocket(), limit=8, player_id="p1")  # type: ignore[arg-type]
-    assert connection.viewer == "spectator"
-    seats = [{"seat": 0, "player_id": "p0"}, {"seat": 1, "player_id": "p1"}]
-    connection.deliver({"type": "table", "table": {"seats": seats}})
-    assert connection.viewer == "1"
-    connection.deliver({"type": "table", "table": {"seats": seats[:1]}})
-    assert connection.viewer == "spectator"

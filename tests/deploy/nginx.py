@@ -38,7 +38,8 @@ def render(config: str, port: int, upstreams: tuple[str, str]) -> str:
         config, found = re.subn(
             rf"(\n\s*server\s+){re.escape(name)}(\s)", rf"\g<1>{target}\2", config
         )
-        assert found == 1, f"deploy/nginx.conf has no upstream line for {name}"
+        # One line in each upstream block: any request, and a table's WebSockets.
+        assert found == 2, f"deploy/nginx.conf has not two upstream lines for {name}"
     config, found = re.subn(r"(\n\s*listen\s+)80;", rf"\g<1>127.0.0.1:{port};", config)
     assert found == 1, "deploy/nginx.conf has no 'listen 80;' line"
     return config

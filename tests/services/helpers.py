@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.services import Services
+from app.services import Services, presenter
 from app.services.authority import TableAuthority
 from app.services.hub import Frame, viewer_key
 from app.store import Player
@@ -50,7 +50,7 @@ async def play_random(
         if authority.records:
             legal = json.loads(authority.records[-1].frame_for(seat))["legal"]
         else:
-            legal = authority.welcome(seat)["view"]["legal"]
+            legal = presenter.welcome(authority, seat)["view"]["legal"]
         await authority.act(players[seat].id, authority.version, rng.choice(legal))
         played += 1
     return played

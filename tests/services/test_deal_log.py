@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.services import Services
+from app.services import Services, presenter
 from tests.services.helpers import play_random, started_table
 
 
@@ -27,9 +27,9 @@ def hidden_cards(events: list[dict[str, Any]]) -> list[str]:
 
 async def test_the_first_deal_s_events_come_with_the_welcome(services: Services) -> None:
     authority, players = await started_table(services)
-    assert authority.welcome(0)["deal_events"] == []
+    assert presenter.welcome(authority, 0)["deal_events"] == []
     await play_random(authority, players, random.Random(1), 5)
-    welcome = authority.welcome(0)
+    welcome = presenter.welcome(authority, 0)
     view = welcome["view"]
     events = welcome["deal_events"]
     assert view["deal_no"] == 1
@@ -43,7 +43,7 @@ async def test_a_later_deal_starts_at_its_deal_started_event(services: Services)
         await play_random(authority, players, rng, 1)
     await play_random(authority, players, rng, 7)
     for seat in (0, 1, None):
-        welcome = authority.welcome(seat)
+        welcome = presenter.welcome(authority, seat)
         view, events = welcome["view"], welcome["deal_events"]
         assert events[0]["type"] == "deal_started"
         assert events[0]["deal_no"] == view["deal_no"] == 3

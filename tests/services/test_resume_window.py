@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 
-from app.services import Services
+from app.services import Services, presenter
 from app.services.authority import RECORDS_KEPT, RECORDS_SLACK
 from tests.services.helpers import play_random, started_table
 
@@ -24,11 +24,13 @@ async def test_a_long_match_keeps_only_its_newest_records(services: Services) ->
     )
 
     since = authority.version - RECORDS_KEPT
-    resumed = authority.resume(since, 0, max_replay=RECORDS_KEPT)
+    resumed = presenter.resume(authority, since, 0, max_replay=RECORDS_KEPT)
     assert resumed[0]["resumed"] and resumed[0]["version"] == since
     missed = [json.loads(frame)["version"] for frame in resumed[1:]]
     assert missed == list(range(since + 1, authority.version + 1))
 
-    too_old = authority.resume(authority.version - len(authority.records) - 1, 0, max_replay=10**6)
+    too_old = presenter.resume(
+        authority, authority.version - len(authority.records) - 1, 0, max_replay=10**6
+    )
     assert [f["type"] for f in too_old] == ["welcome"]
     assert too_old[0]["view"] is not None and too_old[0]["version"] == authority.version

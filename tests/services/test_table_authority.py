@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from typing import Any
 
 import pytest
 from sqlalchemy.exc import OperationalError
 
 from app.engine import view
-from app.services import Services
-from app.services.authority import ActionRejected
+from app.services import Services, presenter
+from app.services.authority import ActionRejected, TableAuthority
 from app.services.errors import Unavailable
 from app.settings import Settings
 from app.store import matches as match_store
@@ -67,7 +68,7 @@ async def test_spectators_never_receive_a_hidden_card(services: Services) -> Non
 async def test_racing_on_one_version_exactly_one_wins(services: Services) -> None:
     authority, players = await started_table(services)
     seat = authority.state.to_move
-    legal = authority.welcome(seat)["view"]["legal"]
+    legal = presenter.welcome(authority, seat)["view"]["legal"]
     results = await asyncio.gather(
         *(authority.act(players[seat].id, 0, action) for action in legal[:2]),
         return_exceptions=True,
@@ -94,12 +95,17 @@ async def test_a_failed_commit_changes_nothing_and_publishes_nothing(
     monkeypatch.setattr(match_store, "append_actions", broken)
     seat = authority.state.to_move
     with pytest.raises(Unavailable):
-        await authority.act(players[seat].id, 0, authority.welcome(seat)["view"]["legal"][0])
+        await authority.act(
+            players[seat].id, 0, presenter.welcome(authority, seat)["view"]["legal"][0]
+        )
     assert (authority.version, authority.state) == before
     assert len(watcher.frames) == 1  # just the welcome
     monkeypatch.undo()
     assert (
-        await authority.act(players[seat].id, 0, authority.welcome(seat)["view"]["legal"][0]) == 1
+        await authority.act(
+            players[seat].id, 0, presenter.welcome(authority, seat)["view"]["legal"][0]
+        )
+        == 1
     )
 
 
@@ -118,7 +124,7 @@ async def test_a_restart_rebuilds_live_tables_from_the_log(
         assert rebuilt.version == authority.version == 30
         assert [view(rebuilt.state, seat) for seat in (0, 1, None)] == views
         assert [r.version for r in rebuilt.records] == [r.version for r in records]
-        head, *updates = rebuilt.resume(25, 0)
+        head, *updates = presenter.resume(rebuilt, 25, 0)
         assert head["version"] == 25
         assert [json.loads(f)["version"] for f in updates] == [26, 27, 28, 29, 30]
         assert updates == [r.frame_for(0) for r in records[25:]]
@@ -134,3 +140,21 @@ async def test_an_action_by_someone_not_seated_is_refused(services: Services) ->
             await authority.act(player_id, 0, {"type": "resign"})
         assert info.value.code == "not_seated"
     assert authority.version == 0
+
+
+async def test_a_watcher_who_takes_a_seat_is_given_it_by_the_table(services: Services) -> None:
+    anna, _ = await services.tables.create_player("Anna")
+    bela, _ = await services.tables.create_player("Bela")
+    table = await services.tables.create_table(anna, "sixty-six", {}, "public")
+    authority = await services.tables.authority(table["id"])
+    watcher = Recorder(None)
+    assert await authority.attach(watcher, bela.id, None) is None
+    await services.tables.join(bela, table["id"], None, None)
+    assert watcher.seat == 1  # set by the table, not read from a frame
+    welcome = [frame for frame in watcher.frames if frame["type"] == "welcome"][-1]
+    assert welcome["seat"] == 1 and welcome["view"] == view(authority.state, 1)
+
+
+def first_legal(authority: TableAuthority, seat: int) -> Any:
+    """The first legal action of ``seat`` in its welcome's view."""
+    return presenter.welcome(authority, seat)["view"]["legal"][0]
