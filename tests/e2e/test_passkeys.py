@@ -15,8 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Server, shot
-from tests.support import free_port
+from tests.e2e.conftest import Server, serve, shot
 
 PASSWORD = "a long enough secret"
 AUTHENTICATOR = {
@@ -29,22 +28,10 @@ AUTHENTICATOR = {
 }
 
 
-class LocalhostServer(Server):
-    """The test server, as pages reach it: by the name ``localhost``."""
-
-    @property
-    def url(self) -> str:
-        return f"http://localhost:{self.port}"
-
-
 @pytest.fixture
 def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
-    port = free_port()
-    monkeypatch.setenv("PUBLIC_URL", f"http://localhost:{port}")
-    running = LocalhostServer(tmp_path / "talon.db", port)
-    with running.stack:
-        running.start()
-        yield running
+    """The test server, as pages reach it: by the name ``localhost``."""
+    yield from serve(tmp_path, monkeypatch, "localhost")
 
 
 def authenticator(page: Any) -> tuple[Any, str]:
