@@ -114,15 +114,13 @@ def report(records: list[dict[str, Any]]) -> None:
             f"{best:+.0f} ({g_low:+.0f} to {g_high:+.0f}); {r['seconds']} s, "
             f"{r['cpu_seconds']} s CPU, {r['fallbacks']} fallback moves"
         )
-    for weaker, name in (("easy", "easy"), ("hard", "hard")):
-        key = ("medium", weaker) if weaker == "easy" else ("hard", "medium")
-        if key not in gaps:
-            continue
-        best, low, high = gaps[key]
-        sign = -1 if name == "easy" else 1
-        ends = sorted((MU + sign * low, MU + sign * high))
-        print(f"  {name:6s} {MU + sign * best:6.0f}  (95% CI {ends[0]:.0f} to {ends[1]:.0f})")
-    print(f"  medium {MU:6.0f}  (anchored)")
+    for name, key, sign in (("easy", ("medium", "easy"), -1), ("hard", ("hard", "medium"), 1)):
+        if key in gaps:
+            best, low, high = gaps[key]
+            ends = sorted((MU + sign * low, MU + sign * high))
+            print(f"  {name:6s} {MU + sign * best:6.0f}  (95% CI {ends[0]:.0f} to {ends[1]:.0f})")
+        if name == "easy":
+            print(f"  medium {MU:6.0f}  (anchored)")
 
 
 def main() -> None:

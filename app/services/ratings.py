@@ -36,10 +36,11 @@ FAMILIES = ("sixty-six", "schnapsen", "three-hand", "four-hand", "german")
 
 TWO_PLAYER_FAMILIES = {"sixty-six": "sixty-six", "schnapsen": "schnapsen", "german-32": "german"}
 
-BOT_RATINGS: dict[str, int] = {"easy": -300, "medium": 1500, "hard": 2320}
+BOT_RATINGS: dict[str, int] = {"easy": 450, "medium": 1500, "hard": 1820}
 """The computer players' fixed published ratings (two-player 66), measured against each other
-by ``benchmarks/bot_ratings.py`` with medium anchored at the starting 1500 (docs/ratings.md).
-Computer players are never rated by play."""
+by ``benchmarks/bot_ratings.py`` with medium anchored at the starting 1500; 95% intervals
+easy 370 to 540, hard 1725 to 1910 (docs/ratings.md). Computer players are never rated by
+play."""
 
 
 @dataclass(frozen=True)
