@@ -79,8 +79,9 @@ class Settings(BaseSettings):
     # Rated matches a player needs before the leaderboard lists it (docs/ratings.md).
     leaderboard_min_matches: int = Field(default=20, ge=0)
 
-    # Passkeys (WebAuthn, docs/accounts.md). The relying-party id is PUBLIC_URL's host name
-    # and the one origin accepted is PUBLIC_URL's scheme, host and port, unless these are set.
+    # Passkeys (WebAuthn; docs/protocol.md, "Passkeys"). The relying-party id is PUBLIC_URL's
+    # host name and the one origin accepted is PUBLIC_URL's scheme, host and port, unless
+    # these are set.
     # Browsers offer passkeys only in a secure context: HTTPS on a domain name, or
     # http://localhost; never on a bare IP address.
     passkey_rp_id: str | None = None
