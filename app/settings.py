@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -80,6 +81,31 @@ class Settings(BaseSettings):
 
     # Rated matches a player needs before the leaderboard lists it (docs/ratings.md).
     leaderboard_min_matches: int = Field(default=20, ge=0)
+
+    # Passkeys (WebAuthn; docs/protocol.md, "Passkeys"). The relying-party id is PUBLIC_URL's
+    # host name and the one origin accepted is PUBLIC_URL's scheme, host and port, unless
+    # these are set.
+    # Browsers offer passkeys only in a secure context: HTTPS on a domain name, or
+    # http://localhost; never on a bare IP address.
+    passkey_rp_id: str | None = None
+    passkey_origins: list[str] | None = None
+    passkey_rp_name: str = "Talon"
+    # How long a passkey challenge may be answered (seconds); each is answered at most once.
+    passkey_challenge_seconds: float = Field(default=300.0, gt=0, le=3600)
+
+    @property
+    def relying_party_id(self) -> str:
+        """The WebAuthn relying-party id: ``PASSKEY_RP_ID``, else PUBLIC_URL's host name."""
+        return self.passkey_rp_id or (urlsplit(self.public_url).hostname or "localhost")
+
+    @property
+    def relying_party_origins(self) -> list[str]:
+        """The origins a passkey ceremony may come from: ``PASSKEY_ORIGINS``, else
+        PUBLIC_URL's origin."""
+        if self.passkey_origins:
+            return [o.rstrip("/") for o in self.passkey_origins]
+        parts = urlsplit(self.public_url)
+        return [f"{parts.scheme}://{parts.netloc}"]
 
 
 @lru_cache

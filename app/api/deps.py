@@ -11,6 +11,7 @@ from app.services import Services
 from app.services.accounts import AccountService
 from app.services.errors import Unauthorized
 from app.services.history import HistoryService
+from app.services.passkeys import PasskeyService
 from app.services.profiles import ProfileService
 from app.services.tables import TableService
 from app.store import Player
@@ -42,6 +43,11 @@ def get_accounts(request: Request) -> AccountService:
 def get_profiles(request: Request) -> ProfileService:
     """Profiles and the leaderboard."""
     return get_services(request).profiles
+
+
+def get_passkeys(request: Request) -> PasskeyService:
+    """Passkeys: register, list, remove, sign in with one."""
+    return get_services(request).passkeys
 
 
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -79,6 +85,7 @@ TablesDep = Annotated[TableService, Depends(get_tables)]
 HistoryDep = Annotated[HistoryService, Depends(get_history)]
 AccountsDep = Annotated[AccountService, Depends(get_accounts)]
 ProfilesDep = Annotated[ProfileService, Depends(get_profiles)]
+PasskeysDep = Annotated[PasskeyService, Depends(get_passkeys)]
 PlayerDep = Annotated[Player, Depends(current_player)]
 MaybePlayerDep = Annotated[Player | None, Depends(optional_player)]
 ViewerIdDep = Annotated[str | None, Depends(optional_player_id)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -60,6 +61,30 @@ class SignIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     handle: str = Field(max_length=200)
     password: str = Field(max_length=1024)
+
+
+class PasskeyAnswer(BaseModel):
+    """The browser's answer to a passkey challenge: the ``PublicKeyCredential`` in WebAuthn's
+    JSON form (``id``, ``rawId``, ``type``, ``response`` with base64url fields)."""
+
+    model_config = ConfigDict(extra="forbid")
+    credential: dict[str, Any]
+
+
+class PasskeySignInStart(BaseModel):
+    """``POST /api/accounts/passkeys/sign-in/options``: the handle to sign in as, or none for
+    a passkey that names its account itself."""
+
+    model_config = ConfigDict(extra="forbid")
+    handle: str | None = Field(default=None, max_length=200)
+
+
+class PasskeyOut(BaseModel):
+    """One of the account's passkeys."""
+
+    id: str = Field(description="The credential id (base64url).")
+    created_at: datetime
+    last_used_at: datetime | None
 
 
 class PlayerUpdate(BaseModel):

@@ -21,6 +21,7 @@ from app.services.committer import Committer
 from app.services.errors import STORE_ERRORS, Unavailable
 from app.services.history import HistoryService
 from app.services.hub import Hub, LocalHub
+from app.services.passkeys import PasskeyService, RelyingParty
 from app.services.profiles import ProfileService
 from app.services.tables import TableService
 from app.settings import Settings
@@ -39,6 +40,7 @@ class Services:
     bots: BotSeats
     accounts: AccountService
     profiles: ProfileService
+    passkeys: PasskeyService
     bus: RedisBus | None = None
     sync_interval: float = 2.0
     _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -88,6 +90,7 @@ class Services:
             profiles=ProfileService(
                 sessions, settings.leaderboard_min_matches, settings.history_page_max
             ),
+            passkeys=PasskeyService(sessions, RelyingParty.from_settings(settings)),
             bus=bus,
             sync_interval=settings.sync_interval,
         )

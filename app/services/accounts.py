@@ -4,7 +4,7 @@ devices, signs out, renames itself and deletes itself.
 An account is the same player row as the guest it was: its id, its matches, its ratings and
 its seats stay. Each device holds a token of its own (stored as a hash); signing out forgets
 that one token. A deleted player keeps its row, so its matches stay public, under the name
-``DELETED_NAME``, with handle, password and every token gone.
+``DELETED_NAME``, with handle, password, passkeys and every token gone.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from app.services import identity, names, passwords
 from app.services.bots import bot_level
 from app.services.errors import Conflict, Forbidden, NotFound, Unauthorized
 from app.store import Player
+from app.store import passkeys as passkey_store
 from app.store import players as player_store
 from app.store.db import AsyncSession
 from app.store.models import utcnow
@@ -95,7 +96,8 @@ class AccountService:
 
     async def delete(self, player: Player, password: str | None) -> Player:
         """Delete the player: an account must confirm with its password. Its matches stay
-        public under ``DELETED_NAME``; its handle is free again and every token is revoked."""
+        public under ``DELETED_NAME``; its handle is free again, every token is revoked and
+        every passkey forgotten."""
         async with self.sessions() as session:
             row = await self._live(session, player.id)
         if row.is_account and not await passwords.verify_password(
@@ -107,6 +109,7 @@ class AccountService:
             row.name, row.handle, row.handle_key, row.password_hash = DELETED_NAME, None, None, None
             row.deleted_at = utcnow()
             await player_store.revoke_all_tokens(session, row.id)
+            await passkey_store.remove_all_passkeys(session, row.id)
         log.info("a player was deleted", extra={"player_id": player.id})
         return row
 

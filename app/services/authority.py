@@ -589,7 +589,7 @@ class TableAuthority:
                 rating_step(
                     self.match_id,
                     self.variant,
-                    [new_state.members(side) for side in range(new_state.rules.sides)],
+                    new_state.seats,
                     new_state.match_winner,
                     new_state.game_points,
                 ),

@@ -2,7 +2,8 @@
 
 The arithmetic is openskill's (Weng-Lin, Plackett-Luce model), which rates two players,
 free-for-all tables (three-hand) and partnerships (four-hand) alike: a match is a list of
-sides (a side is one player, or the partners of a partnership) and each side's place. The
+sides (a side is one player, or the partners of a partnership, as the engine counts sides)
+and each side's place. The
 parameters are openskill's defaults scaled by 60, so a new player starts at 1500 with a
 deviation of 500 (see docs/ratings.md).
 """
@@ -15,7 +16,9 @@ from dataclasses import dataclass
 from openskill.models import PlackettLuce
 from sqlalchemy import Connection
 
+from app.engine import Rules
 from app.services.faults import crash_point
+from app.services.rules import stored_rules
 from app.store import ratings as rating_store
 
 SCALE = 60.0
@@ -33,10 +36,11 @@ FAMILIES = ("sixty-six", "schnapsen", "three-hand", "four-hand", "german")
 
 TWO_PLAYER_FAMILIES = {"sixty-six": "sixty-six", "schnapsen": "schnapsen", "german-32": "german"}
 
-BOT_RATINGS: dict[str, int] = {"easy": -300, "medium": 1500, "hard": 2320}
+BOT_RATINGS: dict[str, int] = {"easy": 450, "medium": 1500, "hard": 1820}
 """The computer players' fixed published ratings (two-player 66), measured against each other
-by ``benchmarks/bot_ratings.py`` with medium anchored at the starting 1500 (docs/ratings.md).
-Computer players are never rated by play."""
+by ``benchmarks/bot_ratings.py`` with medium anchored at the starting 1500; 95% intervals
+easy 370 to 540, hard 1725 to 1910 (docs/ratings.md). Computer players are never rated by
+play."""
 
 
 @dataclass(frozen=True)
@@ -70,34 +74,41 @@ def rate(sides: Sequence[Sequence[Skill]], places: Sequence[int]) -> list[list[S
     return [[Skill(r.mu, r.sigma) for r in side] for side in new]
 
 
+def sides_of(rules: Rules) -> list[list[int]]:
+    """The seats of each side, in the engine's order of sides: with ``partners`` seats 0 and 2
+    against 1 and 3, else every seat alone (three-hand, and four players each for himself)."""
+    if rules.partners:
+        return [[side, side + 2] for side in range(rules.sides)]
+    return [[seat] for seat in range(rules.players)]
+
+
 def places(winner: int | None, game_points: Sequence[int]) -> list[int]:
-    """Each side's place at the end of a match: the winning side first, the others by their
-    game points (more is better; equal points tie). ``winner`` is a side, and ``game_points``
-    has one entry per side, as the engine counts them."""
+    """Each side's place at the end of a match, from the engine's result (both per side):
+    the winning side first, the others by their game points (more is better; equal points
+    tie)."""
     keys = [(0 if side == winner else 1, -points) for side, points in enumerate(game_points)]
     ordered = sorted(set(keys))
     return [ordered.index(key) for key in keys]
 
 
 def rating_step(
-    match_id: int,
-    variant: str,
-    sides: Sequence[Sequence[int]],
-    winner: int | None,
-    game_points: Sequence[int],
+    match_id: int, variant: str, seats: int, winner: int | None, game_points: Sequence[int]
 ) -> Callable[[Connection], None]:
     """The rating update of a finished match, to run inside the transaction that stores its
-    result (``Write.extras``). ``sides`` lists each side's seats (the engine's
-    ``State.members``), ``winner`` is the winning side and ``game_points`` are per side. It
-    rates only a rated match, and only once: the match's ``rating_applied`` marker is set in
-    that same transaction (``claim_rating``)."""
-    family = family_of(variant, sum(len(side) for side in sides))
+    result (``Write.extras``). ``winner`` and ``game_points`` are the engine's, per side (a
+    side is a seat, or a partnership); the sides are those of the rules the match was stored
+    with. It rates only a rated match, and only once: the match's ``rating_applied`` marker
+    is set in that same transaction (``claim_rating``)."""
+    family = family_of(variant, seats)
     order = places(winner, game_points)
 
     def step(connection: Connection) -> None:
         crash_point("before_rating")
         if not rating_store.claim_rating(connection, match_id):
             return
+        sides = sides_of(stored_rules(variant, rating_store.match_options(connection, match_id)))
+        if len(sides) != len(order):
+            raise ValueError(f"{len(order)} game point totals for {len(sides)} sides")
         players = rating_store.match_players(connection, match_id)
         found = rating_store.current_ratings(connection, family, players.values())
         skills = [[Skill(*found.get(players[s], (MU, SIGMA))) for s in side] for side in sides]

@@ -1,7 +1,7 @@
 """Persistence: SQLAlchemy models and query functions. Never commits on its own.
 
-Query modules: ``players``, ``tables``, ``matches``, ``ratings``. ``db`` builds engines and
-sessions.
+Query modules: ``players``, ``passkeys``, ``tables``, ``matches``, ``ratings``. ``db`` builds
+engines and sessions.
 """
 
 from app.store.models import (
@@ -9,6 +9,8 @@ from app.store.models import (
     Base,
     Match,
     MatchSeat,
+    Passkey,
+    PasskeyChallenge,
     Player,
     PlayerToken,
     Rating,
@@ -22,6 +24,8 @@ __all__ = [
     "Base",
     "Match",
     "MatchSeat",
+    "Passkey",
+    "PasskeyChallenge",
     "Player",
     "PlayerToken",
     "Rating",

@@ -11,12 +11,14 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     Float,
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     UniqueConstraint,
     false,
@@ -70,6 +72,38 @@ class PlayerToken(Base):
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Passkey(Base):
+    """A WebAuthn credential an account signs in with instead of its password.
+
+    ``id`` is the credential id (base64url, as the browser names it); ``public_key`` the
+    COSE-encoded key its signatures are checked with; ``sign_count`` the authenticator's
+    signature counter as last seen (0 for authenticators that keep none).
+    """
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[str] = mapped_column(String(1400), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PasskeyChallenge(Base):
+    """A challenge handed out for one passkey ceremony: used at most once, before
+    ``expires_at``. ``purpose`` is ``register`` (bound to ``player_id``) or ``sign_in``
+    (bound to ``handle_key`` when the account was named, else to nobody)."""
+
+    __tablename__ = "passkey_challenges"
+
+    challenge: Mapped[str] = mapped_column(String(128), primary_key=True)
+    purpose: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
+    handle_key: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class Table(Base):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection, and_, func, insert, select, update
 
@@ -33,6 +34,12 @@ def claim_rating(connection: Connection, match_id: int) -> bool:
         .values(rating_applied=True)
     )
     return result.rowcount == 1
+
+
+def match_options(connection: Connection, match_id: int) -> dict[str, Any]:
+    """The house-rule options a match was stored with."""
+    options = connection.scalar(select(Match.rules).where(Match.id == match_id))
+    return dict(options or {})
 
 
 def match_players(connection: Connection, match_id: int) -> dict[int, str]:

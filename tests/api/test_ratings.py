@@ -97,7 +97,7 @@ async def test_a_computer_players_profile_shows_its_published_rating(site: tuple
     profile = await api.call("GET", f"/api/players/{bot_id}")
     assert profile["computer"] == {
         "level": "hard",
-        "rating": 2320,
+        "rating": 1820,
         "family": "sixty-six",
         "fixed": True,
     }

@@ -48,12 +48,13 @@ class Server:
 
     database: Path
     port: int
+    host: str = "127.0.0.1"  # the name pages reach it by (it listens on 127.0.0.1)
     stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
     process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def start(self) -> None:
         self.process = self.stack.enter_context(server_process(self.database, self.port))
@@ -66,14 +67,19 @@ class Server:
         self.process.wait(10)
 
 
-@pytest.fixture
-def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+def serve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, host: str) -> Iterator[Server]:
+    """A server whose PUBLIC_URL names it ``host`` (pages reach it that way), until closed."""
     port = free_port()
-    monkeypatch.setenv("PUBLIC_URL", f"http://127.0.0.1:{port}")
-    running = Server(tmp_path / "talon.db", port)
+    monkeypatch.setenv("PUBLIC_URL", f"http://{host}:{port}")
+    running = Server(tmp_path / "talon.db", port, host)
     with running.stack:
         running.start()
         yield running
+
+
+@pytest.fixture
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+    yield from serve(tmp_path, monkeypatch, "127.0.0.1")
 
 
 # Package scope, not session: Playwright's sync API keeps an event loop running in this thread

@@ -1,12 +1,15 @@
 // Accounts, profiles and the leaderboard:
-//   /account        create an account from this guest, sign in, sign out
+//   /account        create an account from this guest, sign in (password or passkey), sign
+//                   out, add and remove passkeys
 //   /players/{id}   a player's profile: ratings with trend, statistics, recent matches
 //   /leaderboard    the best-rated players of a game, a page at a time
 
 import { call, me, remember } from "./api.js";
 import { h, mount, toast } from "./dom.js";
+import { failure } from "./errors.js";
 import "./i18n-accounts.js";
 import { lang, seatName, t } from "./i18n.js";
+import { addPasskey, passkeysOffered, signInWithPasskey } from "./passkeys.js";
 
 const FAMILIES = ["sixty-six", "schnapsen", "german", "three-hand", "four-hand"];
 
@@ -24,6 +27,12 @@ function values(form) {
   return Object.fromEntries(new FormData(form).entries());
 }
 
+// A refusal from the server in the player's language; the browser's own passkey dialog
+// closed without a passkey (cancelled, timed out, none here) says so.
+function complain(error) {
+  toast(error instanceof DOMException ? t("passkey_cancelled") : failure(error));
+}
+
 export function accountPage(root, navigate) {
   // Send a form's handle and password with `act`, keep the identity it answers, and go to the
   // player's profile; a refusal is shown with the server's sentence.
@@ -37,7 +46,7 @@ export function accountPage(root, navigate) {
         toast(t(greeting, { handle: identity.handle }));
         navigate(`/players/${identity.id}`);
       } catch (error) {
-        toast(t("error", { message: error.message }));
+        complain(error);
       }
     };
   }
@@ -48,6 +57,84 @@ export function accountPage(root, navigate) {
   }, "account_created");
 
   const signIn = submitWith((handle, password) => call("POST", "/api/accounts/sign-in", { handle, password }), "signed_in");
+
+  async function passkeySignIn() {
+    const handle = document.getElementById("signin-handle")?.value.trim();
+    try {
+      const identity = await signInWithPasskey(handle);
+      remember(identity);
+      toast(t("signed_in", { handle: identity.handle }));
+      navigate(`/players/${identity.id}`);
+    } catch (error) {
+      complain(error);
+    }
+  }
+
+  let passkeys = null; // the signed-in account's passkeys, once loaded
+
+  async function loadPasskeys() {
+    try {
+      passkeys = await call("GET", "/api/accounts/passkeys");
+    } catch (error) {
+      complain(error);
+    }
+    render();
+  }
+
+  async function newPasskey() {
+    try {
+      await addPasskey();
+      toast(t("passkey_added"));
+    } catch (error) {
+      complain(error);
+    }
+    loadPasskeys();
+  }
+
+  async function removePasskey(id) {
+    try {
+      await call("DELETE", `/api/accounts/passkeys/${encodeURIComponent(id)}`);
+      toast(t("passkey_removed"));
+    } catch (error) {
+      complain(error);
+    }
+    loadPasskeys();
+  }
+
+  function when(stamp) {
+    return new Date(stamp).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
+  }
+
+  function passkeysPanel() {
+    if (!passkeysOffered()) {
+      return h("section", { class: "panel passkeys" }, h("h2", {}, t("passkeys_title")), h("p", { class: "muted" }, t("passkeys_unavailable")));
+    }
+    const list = passkeys === null
+      ? h("p", { class: "muted" }, t("loading"))
+      : passkeys.length
+        ? h(
+            "ul",
+            { class: "passkey-list" },
+            passkeys.map((p) =>
+              h(
+                "li",
+                { dataset: { passkey: p.id } },
+                h("span", {}, t("passkey_created", { when: when(p.created_at) })),
+                h("small", { class: "muted" }, p.last_used_at ? t("passkey_used", { when: when(p.last_used_at) }) : t("passkey_unused")),
+                h("button", { class: "button ghost small", type: "button", "data-action": "passkey-remove", onclick: () => removePasskey(p.id) }, t("passkey_remove")),
+              ),
+            ),
+          )
+        : h("p", { class: "muted" }, t("passkeys_none"));
+    return h(
+      "section",
+      { class: "panel passkeys", "aria-labelledby": "passkeys-title" },
+      h("h2", { id: "passkeys-title" }, t("passkeys_title")),
+      h("p", { class: "muted" }, t("passkeys_intro")),
+      list,
+      h("button", { class: "button primary", type: "button", "data-action": "passkey-add", onclick: newPasskey }, t("passkey_add")),
+    );
+  }
 
   async function signOut() {
     try {
@@ -81,6 +168,12 @@ export function accountPage(root, navigate) {
       field("signin", "handle", { maxlength: 20, autocomplete: "username" }),
       field("signin", "password", { type: "password", autocomplete: "current-password" }),
       h("button", { class: "button wide", type: "submit", "data-action": "signin" }, t("signin")),
+      passkeysOffered()
+        ? [
+            h("p", { class: "muted or" }, t("passkey_or")),
+            h("button", { class: "button ghost wide", type: "button", "data-action": "passkey-signin", onclick: passkeySignIn }, t("passkey_signin")),
+          ]
+        : null,
     );
   }
 
@@ -104,12 +197,14 @@ export function accountPage(root, navigate) {
         { class: "account-page" },
         h("h1", {}, t("account_title")),
         who,
+        mine?.handle ? passkeysPanel() : null,
         h("div", { class: "account-forms" }, mine?.handle ? null : signUpForm(), signInForm()),
       ),
     );
   }
 
   render();
+  if (me()?.handle && passkeysOffered()) loadPasskeys();
   return { render, leave() {} };
 }
 
