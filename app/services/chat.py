@@ -415,8 +415,38 @@ class ChatService:
             await chat_store.set_word_filter(session, table_id, on)
         self._filtered[table_id] = on
 
-    async def operator_mute(self, player_id: str, muted: bool) -> None:
-        """Mute (or unmute) a player in every table's chat: its lines are refused with
-        ``chat_muted``."""
-        async with self.sessions.begin() as session:
-            await chat_store.set_mute(session, EVERYWHERE, EVERYWHERE, player_id, muted)
+
+# -- for operators (``talon chat-reports``, ``talon chat-mute``) ---------------------------
+
+
+async def operator_mute(
+    sessions: async_sessionmaker[AsyncSession], player_id: str, muted: bool
+) -> None:
+    """Mute (or unmute) a player in every table's chat: its lines are then refused with
+    ``chat_muted``. ``NotFound`` for an unknown player."""
+    async with sessions.begin() as session:
+        if await player_store.get_player(session, player_id) is None:
+            raise NotFound("player_not_found", "There is no such player.")
+        await chat_store.set_mute(session, EVERYWHERE, EVERYWHERE, player_id, muted)
+
+
+async def latest_reports(
+    sessions: async_sessionmaker[AsyncSession], limit: int = 100
+) -> list[dict[str, Any]]:
+    """The latest reported lines, newest first, as an operator reads them."""
+    async with sessions() as session:
+        found = await chat_store.reports(session, limit)
+    return [
+        {
+            "report": report.id,
+            "reported_at": report.reported_at.isoformat(),
+            "reporter_id": report.reporter_id,
+            "table_id": report.table_id,
+            "room": report.room,
+            "seq": report.message_id,
+            "sender_id": report.sender_id,
+            "phrase": report.phrase,
+            "text": report.text,
+        }
+        for report in found
+    ]

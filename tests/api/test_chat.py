@@ -3,6 +3,8 @@ mutes, reports and the word filter."""
 
 from __future__ import annotations
 
+import argparse
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -10,6 +12,9 @@ import httpx
 import pytest
 from sqlalchemy import select
 
+from app import cli
+from app.services.chat import operator_mute
+from app.settings import Settings
 from app.store.db import create_engine, session_factory
 from app.store.models import ChatReport
 from tests.support import Api, Client, live_server, settings_for
@@ -188,7 +193,7 @@ async def test_a_muted_sender_no_longer_reaches_the_player_who_muted_it(
 
 
 async def test_a_reported_line_is_stored_for_an_operator(
-    chat_api: Api, chat_server: str, database_url: str
+    chat_api: Api, chat_server: str, database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     table, players, (anna, bela, vera) = await table_with_spectator(chat_api, chat_server)
     seq = (await say(bela, "b1", room="players", text="rude words"))["seq"]
@@ -206,6 +211,28 @@ async def test_a_reported_line_is_stored_for_an_operator(
         (seq, players[0]["id"], players[1]["id"], "rude words")
     ]
     assert reports[0].table_id == table["id"] and reports[0].room == "players"
+    command = argparse.Namespace(command="chat-reports", limit=10)
+    assert await cli.chat_command(Settings(database_url=database_url), command) == 0
+    printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["seq"], r["text"], r["sender_id"]) for r in printed] == [
+        (seq, "rude words", players[1]["id"])
+    ]
+
+
+async def test_a_player_muted_by_an_operator_is_told_so(
+    chat_api: Api, chat_server: str, database_url: str
+) -> None:
+    _, players, (anna, bela, _) = await table_with_spectator(chat_api, chat_server)
+    engine = create_engine(database_url)
+    try:
+        await operator_mute(session_factory(engine), players[1]["id"], True)
+        refused = await say(bela, "b1", room="players", text="hello")
+        assert refused["code"] == "chat_muted"
+        await operator_mute(session_factory(engine), players[1]["id"], False)
+    finally:
+        await engine.dispose()
+    assert (await say(bela, "b2", room="players", text="hello"))["type"] == "chat_ack"
+    assert [line["text"] for line in await chat_seen(anna)] == ["hello"]
 
 
 async def test_the_word_filter_is_a_table_option_off_by_default(

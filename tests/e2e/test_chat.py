@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.e2e.conftest import Server, Watch, shot
 from tests.e2e.drive import guest, live_table, sit_as
 
-HOSTILE = '<b>bold</b> <img src=x onerror="document.title=\'owned\'"> https://example.com'
+HOSTILE = "<b>bold</b> <img src=x onerror=\"document.title='owned'\"> https://example.com"
 
 
 @pytest.fixture

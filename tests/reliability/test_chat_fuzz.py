@@ -1,9 +1,9 @@
 """Chat frames drawn by hypothesis over real WebSockets against a ``talon serve`` subprocess:
 well-formed, malformed and hostile ``chat*`` messages from both players and a spectator of a
 live match. No message is answered with ``internal`` (each gets ``chat_ack``,
-``chat_history`` or an ``error`` with a stable code), no spectators' line reaches a player and no players' line
-reaches the spectator, every line keeps its shape and length limit, the table's version never
-moves, and the server log holds no unhandled exception."""
+``chat_history`` or an ``error`` with a stable code), no spectators' line reaches a player
+and no players' line reaches the spectator, every line keeps its shape and length limit, the
+table's version never moves, and the server log holds no unhandled exception."""
 
 from __future__ import annotations
 

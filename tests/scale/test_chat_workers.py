@@ -45,9 +45,7 @@ async def test_chat_crosses_workers_by_room_and_counts_lines_once(
         await say(opened["vera"], "v1", room="spectators", text="coaching")
         assert [line["text"] for line in await chat_seen(opened["bela"])] == ["from worker one"]
         assert [line["text"] for line in await chat_seen(opened["walt"])] == ["coaching"]
-        assert [line["text"] for line in await chat_seen(opened["anna_two"])] == [
-            "from worker one"
-        ]
+        assert [line["text"] for line in await chat_seen(opened["anna_two"])] == ["from worker one"]
         # Anna's third line goes through worker two; the fourth is refused on either worker.
         assert (await say(opened["anna"], "a2", room="players", text="two"))["type"] == "chat_ack"
         assert (await say(opened["anna_two"], "a3", room="players", text="3"))["type"] == (
