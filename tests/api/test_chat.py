@@ -252,3 +252,16 @@ async def test_chat_frames_carry_no_table_version(chat_api: Api, chat_server: st
     (line,) = await chat_seen(bela)
     assert "version" not in line and line["text"] == "<b>hi</b>"
     assert set(line) == {"type", "seq", "room", "sender", "at", "text"}
+
+
+async def test_once_the_match_is_over_players_and_spectators_talk(
+    chat_api: Api, chat_server: str
+) -> None:
+    table, _, (anna, bela, vera) = await table_with_spectator(chat_api, chat_server)
+    await anna.send({"type": "action", "id": "x", "version": 0, "action": {"type": "resign"}})
+    await anna.recv_until("ack")
+    assert (await chat_api.call("GET", f"/api/tables/{table['id']}"))["status"] == "finished"
+    await say(vera, "v1", room="spectators", text="good game")
+    assert (await say(anna, "a1", room="spectators", text="thanks"))["type"] == "chat_ack"
+    assert [line["text"] for line in await chat_seen(bela)] == ["good game", "thanks"]
+    assert [line["text"] for line in await chat_seen(vera)] == ["good game", "thanks"]

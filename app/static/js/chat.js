@@ -192,7 +192,10 @@ export function chatPanel(send) {
     /** Who this viewer is now and whether the match is live. */
     update({ seated, live, me }) {
       const changed = seated !== chat.seated || live !== chat.live || me !== chat.me;
+      const over = chat.live && !live;
       Object.assign(chat, { seated, live, me });
+      // Once the match is over a player reads the spectators' room: ask for its lines.
+      if (over && seated) send({ type: "chat_join" });
       if (changed) draw();
     },
     /** A `chat*` frame from the server. */
