@@ -96,7 +96,7 @@ async def chat_command(settings: Settings, args: argparse.Namespace) -> int:
     ``chat-mute``: mute a player in every table's chat (``--lift``: unmute). The exit status."""
     import json
 
-    from app.services import chat
+    from app.services import chat_operators as chat
     from app.services.errors import ServiceError
     from app.store.db import create_engine, session_factory
 

@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import contextlib
 import math
-import unicodedata
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.services.bus import Message, RedisBus
+from app.services.chat_operators import EVERYWHERE
+from app.services.chat_text import WordFilter, line_content
 from app.services.errors import Conflict, Forbidden, Invalid, NotFound, ServiceError, shown
 from app.store import chat as chat_store
 from app.store import players as player_store
@@ -36,11 +36,7 @@ from app.store.models import ChatMessage
 PLAYERS = "players"
 SPECTATORS = "spectators"
 ROOMS = (PLAYERS, SPECTATORS)
-# Quick phrases travel as these codes; each reader's client shows them in its own language.
-PHRASES = ("good_luck", "well_played", "thanks", "rematch", "must_go")
 CHANNEL = "talon:chat:"
-# Operator mutes are stored as mutes "by everybody at every table".
-EVERYWHERE = "*"
 
 
 class Table(Protocol):
@@ -135,30 +131,6 @@ def line_frame(message: ChatMessage, seat: int | None) -> dict[str, Any]:
     return frame
 
 
-def clean_text(text: str) -> str:
-    """``text`` without control or format characters (bidirectional overrides, zero-width
-    marks) and with its outer blanks cut; line breaks become spaces."""
-    kept = (" " if c in "\r\n\t" else c for c in text)
-    return "".join(c for c in kept if unicodedata.category(c) not in ("Cc", "Cf")).strip()
-
-
-class WordFilter:
-    """The optional word filter (``better-profanity``), loaded on first use."""
-
-    def __init__(self) -> None:
-        self._censor: Callable[[str], str] | None = None
-
-    def __call__(self, text: str) -> str:
-        """``text`` with its listed words starred out."""
-        if self._censor is None:
-            from better_profanity import Profanity  # type: ignore[import-untyped]
-
-            profanity = Profanity()
-            profanity.load_censor_words()
-            self._censor = profanity.censor
-        return self._censor(text)
-
-
 class ChatService:
     """Every table's chat in this worker: the readers it serves and the store behind them."""
 
@@ -238,7 +210,8 @@ class ChatService:
             lines = await chat_store.recent_messages(
                 session, listener.table.table_id, rooms, self.history
             )
-        frames = [line_frame(line, None) for line in lines]
+        seat_of = listener.table.seat_of
+        frames = [line_frame(line, seat_of(line.sender_id)) for line in lines]
         listener.connection.send(
             {
                 "type": "chat_history",
@@ -285,10 +258,11 @@ class ChatService:
         if room not in ROOMS:
             raise Invalid("bad_room", "room must be 'players' or 'spectators'.")
         self._check_room(listener, room)
-        phrase, text = self._content(listener.table.table_id, message)
+        censor = self.word_filter if self._filtered.get(listener.table.table_id) else None
+        phrase, text = line_content(message, self.max_length, censor)
         async with self.sessions() as session:
-            muted = await chat_store.muted_by(session, EVERYWHERE, EVERYWHERE)
-        if player_id in muted:
+            muted = await chat_store.is_muted(session, EVERYWHERE, EVERYWHERE, player_id)
+        if muted:
             raise Forbidden("chat_muted", "An operator has muted you; your line was not sent.")
         wait = await self.limit.take(player_id)
         if wait:
@@ -318,30 +292,6 @@ class ChatService:
             raise Forbidden(
                 "chat_not_allowed", "Players write to the spectators only once the match is over."
             )
-
-    def _content(self, table_id: str, message: dict[str, Any]) -> tuple[str | None, str | None]:
-        """The line's phrase code or its cleaned (and, if the table asks, filtered) text."""
-        phrase, text = message.get("phrase"), message.get("text")
-        if (phrase is None) == (text is None):
-            raise Invalid("bad_chat", "A chat line has either a phrase or a text.")
-        if phrase is not None:
-            if phrase not in PHRASES:
-                raise Invalid("bad_phrase", f"phrase must be one of {', '.join(PHRASES)}.")
-            return str(phrase), None
-        if not isinstance(text, str):
-            raise Invalid("bad_chat", "text must be a string.")
-        cleaned = clean_text(text)
-        if not cleaned:
-            raise Invalid("chat_empty", "The line is empty.")
-        if len(cleaned) > self.max_length:
-            raise Invalid(
-                "chat_too_long",
-                f"A line has at most {self.max_length} characters; this one has {len(cleaned)}.",
-                max_length=self.max_length,
-            )
-        if self._filtered.get(table_id, False):
-            cleaned = self.word_filter(cleaned)
-        return None, cleaned
 
     async def mute(self, listener: Listener, muted_id: Any, muted: Any) -> None:
         """Mute (or unmute) a sender for this player at this table: its lines stop reaching
@@ -414,39 +364,3 @@ class ChatService:
         async with self.sessions.begin() as session:
             await chat_store.set_word_filter(session, table_id, on)
         self._filtered[table_id] = on
-
-
-# -- for operators (``talon chat-reports``, ``talon chat-mute``) ---------------------------
-
-
-async def operator_mute(
-    sessions: async_sessionmaker[AsyncSession], player_id: str, muted: bool
-) -> None:
-    """Mute (or unmute) a player in every table's chat: its lines are then refused with
-    ``chat_muted``. ``NotFound`` for an unknown player."""
-    async with sessions.begin() as session:
-        if await player_store.get_player(session, player_id) is None:
-            raise NotFound("player_not_found", "There is no such player.")
-        await chat_store.set_mute(session, EVERYWHERE, EVERYWHERE, player_id, muted)
-
-
-async def latest_reports(
-    sessions: async_sessionmaker[AsyncSession], limit: int = 100
-) -> list[dict[str, Any]]:
-    """The latest reported lines, newest first, as an operator reads them."""
-    async with sessions() as session:
-        found = await chat_store.reports(session, limit)
-    return [
-        {
-            "report": report.id,
-            "reported_at": report.reported_at.isoformat(),
-            "reporter_id": report.reporter_id,
-            "table_id": report.table_id,
-            "room": report.room,
-            "seq": report.message_id,
-            "sender_id": report.sender_id,
-            "phrase": report.phrase,
-            "text": report.text,
-        }
-        for report in found
-    ]

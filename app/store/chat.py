@@ -92,6 +92,18 @@ async def muted_by(session: AsyncSession, table_id: str, player_id: str) -> set[
     return set(await session.scalars(query))
 
 
+async def is_muted(session: AsyncSession, table_id: str, player_id: str, muted_id: str) -> bool:
+    """Whether ``player_id`` has muted ``muted_id`` at this table."""
+    found = await session.scalar(
+        select(ChatMute.muted_id).where(
+            ChatMute.table_id == table_id,
+            ChatMute.player_id == player_id,
+            ChatMute.muted_id == muted_id,
+        )
+    )
+    return found is not None
+
+
 async def set_mute(
     session: AsyncSession, table_id: str, player_id: str, muted_id: str, muted: bool
 ) -> None:
