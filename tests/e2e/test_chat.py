@@ -90,5 +90,6 @@ def test_two_players_and_a_spectator_chat_in_their_own_rooms(pages: Any, server:
     assert texts(bela_page) == []  # Bela did not ask
     bela_page.locator(".chat-tab[data-room='players']").click()
     bela_page.locator(".chat").scroll_into_view_if_needed()
+    shot(vera_page, "chat-desktop-spectator", full_page=False)
     shot(anna_page, "chat-desktop", full_page=False)
     shot(bela_page, "chat-phone", full_page=False)

@@ -5,7 +5,7 @@
 // link. The panel is one element kept across the table page's renders, so what is being
 // typed survives every update.
 
-import { h } from "./dom.js";
+import { h, say as speak } from "./dom.js";
 import { errorText } from "./errors.js";
 import { t } from "./i18n.js";
 import "./i18n-chat.js";
@@ -32,7 +32,7 @@ export function chatPanel(send) {
   };
   let nextId = 1;
 
-  const list = h("ol", { class: "chat-lines", "aria-live": "polite", "data-testid": "chat-lines" });
+  const list = h("ol", { class: "chat-lines", "data-testid": "chat-lines" });
   const status = h("p", { class: "chat-status", role: "status" });
   const input = h("input", { class: "chat-input", type: "text", autocomplete: "off", "aria-label": t("chat_placeholder"), "data-testid": "chat-input" });
   const submit = h("button", { class: "button primary small", type: "submit" }, t("chat_send"));
@@ -66,14 +66,14 @@ export function chatPanel(send) {
     if (!text) return;
     const ref = id();
     if (send({ type: "chat", id: ref, room: chat.room, text })) chat.pending.set(ref, input.value);
-    else say(errorText(null), "error");
+    else notice(errorText(null), "error");
   }
 
   function sendPhrase(code) {
     send({ type: "chat", id: id(), room: chat.room, phrase: code });
   }
 
-  function say(text, kind = "info") {
+  function notice(text, kind = "info") {
     chat.status = text ? { text, kind } : null;
     draw();
   }
@@ -81,12 +81,12 @@ export function chatPanel(send) {
   function mute(line) {
     send({ type: "chat_mute", id: id(), player_id: line.sender.player_id, muted: true });
     for (const [seq, other] of lines) if (other.sender.player_id === line.sender.player_id) lines.delete(seq);
-    say(t("chat_muted_sender", { name: line.sender.name }));
+    notice(t("chat_muted_sender", { name: line.sender.name }));
   }
 
   function report(line) {
     send({ type: "chat_report", id: id(), seq: line.seq });
-    say(t("chat_reported"));
+    notice(t("chat_reported"));
   }
 
   function lineText(line) {
@@ -208,6 +208,8 @@ export function chatPanel(send) {
       } else if (frame.type === "chat") {
         keep(frame);
         if (frame.room !== chat.room) chat.unread[frame.room] += 1;
+        // Screen readers hear each new line from someone else (the list itself is redrawn).
+        if (frame.sender.player_id !== chat.me) speak(`${frame.sender.name}: ${lineText(frame)}`);
       } else if (frame.type === "chat_ack" && chat.pending.has(frame.id)) {
         if (input.value === chat.pending.get(frame.id)) input.value = "";
         chat.pending.delete(frame.id);
@@ -218,7 +220,7 @@ export function chatPanel(send) {
     /** An error answering one of the chat's messages: said in the panel, never dropped. */
     error(frame) {
       chat.pending.delete(frame.id);
-      say(errorText(frame.code, frame.message), "error");
+      notice(errorText(frame.code, frame.message), "error");
     },
     /** Run `remount` (which moves this panel) and give the chat's input its focus back. */
     keepFocus(remount) {
