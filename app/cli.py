@@ -1,4 +1,5 @@
-"""The ``talon`` command: ``talon migrate`` and ``talon serve``.
+"""The ``talon`` command: ``talon migrate``, ``talon serve``, and for operators
+``talon chat-reports`` and ``talon chat-mute``.
 
 Settings come from the environment (``DATABASE_URL``, ``HOST``, ``PORT``, ...); the flags
 below override host and port. Unless ``PUBLIC_URL`` and ``ALLOWED_ORIGINS`` are set, they
@@ -90,6 +91,31 @@ def serve(settings: Settings, host: str, port: int, apply_migrations: bool = Tru
     )
 
 
+async def chat_command(settings: Settings, args: argparse.Namespace) -> int:
+    """``chat-reports``: print the latest reported chat lines, one JSON object a line;
+    ``chat-mute``: mute a player in every table's chat (``--lift``: unmute). The exit status."""
+    import json
+
+    from app.services import chat_operators as chat
+    from app.services.errors import ServiceError
+    from app.store.db import create_engine, session_factory
+
+    engine = create_engine(settings.database_url)
+    try:
+        sessions = session_factory(engine)
+        if args.command == "chat-reports":
+            for report in await chat.latest_reports(sessions, args.limit):
+                print(json.dumps(report, ensure_ascii=False))
+        else:
+            await chat.operator_mute(sessions, args.player_id, not args.lift)
+    except ServiceError as exc:
+        print(f"{exc.code}: {exc.message}", file=sys.stderr)
+        return 1
+    finally:
+        await engine.dispose()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``talon`` console script."""
     parser = argparse.ArgumentParser(prog="talon", description=__doc__.splitlines()[0])
@@ -101,11 +127,20 @@ def main(argv: list[str] | None = None) -> int:
     serve_parser.add_argument(
         "--no-migrate", action="store_true", help="skip migrations (a separate step applies them)"
     )
+    reports = commands.add_parser("chat-reports", help="print the latest reported chat lines")
+    reports.add_argument("--limit", type=int, default=100)
+    mute = commands.add_parser("chat-mute", help="mute a player in every table's chat")
+    mute.add_argument("player_id")
+    mute.add_argument("--lift", action="store_true", help="unmute instead")
     args = parser.parse_args(argv)
     settings = get_settings()
     logs.configure(logs.resolve(settings.log_format), "info")
     if args.command == "migrate":
         migrate(settings)
+    elif args.command in ("chat-reports", "chat-mute"):
+        import asyncio
+
+        return asyncio.run(chat_command(settings, args))
     else:
         serve(
             settings,

@@ -19,6 +19,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 from app.api import api_router, docs, limits, metrics
+from app.api import chat as chat_api
 from app.api import errors as api_errors
 from app.api.body_limit import BodyLimit
 from app.api.headers import SecurityHeaders
@@ -37,12 +38,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services = Services.build(settings)
         app.state.services = services
+        stop_chat = await chat_api.install(app, settings, services)
         try:
             rebuilt = await services.start()
             log.info("rebuilt %d live table(s) from the action log", rebuilt)
             settle_runtime()
             yield
         finally:
+            await stop_chat()
             await services.close()
             await app.state.limits.close()
 

@@ -76,6 +76,13 @@ class Settings(BaseSettings):
     expose_metrics: bool = False
     expose_api_docs: bool = False
 
+    # Table chat (app/services/chat.py): the longest line in characters, lines per player per
+    # minute (counted across workers in Redis when REDIS_URL is set), and how many recent
+    # lines a joining reader gets.
+    chat_max_length: int = Field(default=300, ge=1, le=2000)
+    chat_messages_per_minute: int = Field(default=12, ge=1)
+    chat_history: int = Field(default=50, ge=0, le=500)
+
     # How many matches the history endpoint returns at most per page.
     history_page_max: int = Field(default=100, ge=1)
 

@@ -8,6 +8,9 @@ Redis when ``REDIS_URL`` is set, so that every worker behind a balancer counts t
 (otherwise each limit would be multiplied by the number of workers). Should Redis not answer,
 the request goes ahead (the limit is a guard, not a record) and a warning is logged.
 
+Chat lines (``CHAT_MESSAGES_PER_MINUTE``) are counted the same way, per player rather than
+per address.
+
 A WebSocket's own messages (``WS_MESSAGES_PER_SECOND``) are counted by a token bucket in the
 connection itself: a connection lives on one worker, so there is nothing to share, and the
 check runs for every message. Open table sockets per address
@@ -142,6 +145,8 @@ class Limits:
         self.players = AddressLimit("players", settings.players_per_minute, limiter)
         self.tables = AddressLimit("tables", settings.tables_per_minute, limiter)
         self.sign_ins = AddressLimit("sign_ins", settings.sign_ins_per_minute, limiter)
+        # Chat lines per player (keyed by player id, not address): app/services/chat.py.
+        self.chat = AddressLimit("chat", settings.chat_messages_per_minute, limiter)
         self.sockets = OpenSockets(settings.ws_connections_per_address)
 
     async def close(self) -> None:

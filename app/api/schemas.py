@@ -124,6 +124,10 @@ class TableCreate(BaseModel):
         description="When a private table's matches appear in history to those who did not "
         "play them: once over, or never.",
     )
+    chat_filter: bool = Field(
+        default=False,
+        description="Whether the table's chat stars out listed words in free text.",
+    )
     bots: dict[int, BotLevel] = Field(
         default_factory=dict,
         description="Seats (other than 0) given to computer players, with their strength.",

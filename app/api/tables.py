@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body
 
+from app.api.chat import ChatDep
 from app.api.deps import OPTIONAL_TOKEN, MaybePlayerDep, PlayerDep, TablesDep
 from app.api.limits import NewTableLimit
 from app.api.schemas import BotRequest, ErrorBody, JoinRequest, TableCreate, TableList, TableOut
@@ -24,12 +25,17 @@ router = APIRouter(
     responses={422: {"model": ErrorBody}, 429: {"model": ErrorBody}},
 )
 async def create_table(
-    body: TableCreate, player: PlayerDep, tables: TablesDep, _: NewTableLimit = None
+    body: TableCreate,
+    player: PlayerDep,
+    tables: TablesDep,
+    chat: ChatDep,
+    _: NewTableLimit = None,
 ) -> Any:
     """Open a table; the creator takes seat 0 and ``bots`` take the seats they name (a table
     whose seats are then all taken starts its match). Unknown variants, options, bot seats or
-    levels answer 422. On a ``rated`` table, a match between accounts changes their ratings."""
-    return await tables.create_table(
+    levels answer 422. On a ``rated`` table, a match between accounts changes their ratings.
+    ``chat_filter`` turns on the chat's word filter."""
+    table = await tables.create_table(
         player,
         body.variant,
         body.options,
@@ -39,6 +45,9 @@ async def create_table(
         history=body.history,
         rated=body.rated,
     )
+    if body.chat_filter:  # a chat option (app/services/chat.py)
+        await chat.set_word_filter(table["id"], True)
+    return table
 
 
 @router.get("", response_model=TableList, openapi_extra=OPTIONAL_TOKEN)

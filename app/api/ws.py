@@ -16,6 +16,7 @@ import orjson
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from app.api import chat as chat_api
 from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
 from app.services import Services
@@ -216,6 +217,14 @@ async def answer(
     if kind == "ping":
         connection.send({"type": "pong", "id": message.get("id")})
         return
+    if kind.startswith("chat"):  # table chat: its own frames and sequence (app/api/chat.py)
+        try:
+            chat = connection.websocket.app.state.chat
+            await chat_api.answer(chat, connection, authority, message)
+        except ServiceError as exc:
+            ref = chat_api.reference(message)
+            connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
+        return
     if kind != "action":
         code = "already_greeted" if kind == "hello" else "unknown_type"
         connection.send(
@@ -324,4 +333,5 @@ async def serve_table(
         pass
     finally:
         authority.detach(connection)
+        websocket.app.state.chat.leave(connection)  # table chat (app/api/chat.py)
         await connection.stop()

@@ -71,8 +71,10 @@ class RedisBus:
         url: str,
         on_message: Callable[[Message], None],
         on_reconnect: Callable[[], None],
+        channel: str = CHANNEL,
     ) -> None:
         self.url = url
+        self.channel = channel  # the prefix of this bus's channels, one per table
         self.origin = secrets.token_hex(8)
         self.on_message = on_message
         self.on_reconnect = on_reconnect
@@ -100,9 +102,13 @@ class RedisBus:
         """Queue a ``table`` message: receivers reload the table from the database."""
         self._send(table_id, {"kind": "table", "version": version})
 
+    def publish(self, table_id: str, body: Message) -> None:
+        """Queue any message for the table's channel (a bus of its own, such as the chat's)."""
+        self._send(table_id, dict(body))
+
     def _send(self, table_id: str, body: Message) -> None:
         body |= {"origin": self.origin, "table_id": table_id, "at": time.time()}
-        self._outbox.put_nowait((CHANNEL + table_id, json.dumps(body, separators=(",", ":"))))
+        self._outbox.put_nowait((self.channel + table_id, json.dumps(body, separators=(",", ":"))))
 
     async def start(self, wait: float = 5.0) -> None:
         """Connect, subscribe, and start sending; waits up to ``wait`` s for the subscription
@@ -133,7 +139,7 @@ class RedisBus:
         while True:
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.psubscribe(CHANNEL + "*")
+                await pubsub.psubscribe(self.channel + "*")
                 self._subscribed.set()
                 if reconnecting:
                     log.info("subscribed to Redis again; checking every table")

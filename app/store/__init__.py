@@ -1,12 +1,16 @@
 """Persistence: SQLAlchemy models and query functions. Never commits on its own.
 
-Query modules: ``players``, ``passkeys``, ``tables``, ``matches``, ``ratings``. ``db`` builds
-engines and sessions.
+Query modules: ``players``, ``passkeys``, ``tables``, ``matches``, ``ratings``, ``chat``.
+``db`` builds engines and sessions.
 """
 
 from app.store.models import (
     ActionRecord,
     Base,
+    ChatMessage,
+    ChatMute,
+    ChatReport,
+    ChatSetting,
     Match,
     MatchSeat,
     Passkey,
@@ -22,6 +26,10 @@ from app.store.models import (
 __all__ = [
     "ActionRecord",
     "Base",
+    "ChatMessage",
+    "ChatMute",
+    "ChatReport",
+    "ChatSetting",
     "Match",
     "MatchSeat",
     "Passkey",

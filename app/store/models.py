@@ -226,3 +226,60 @@ class RatingChange(Base):
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    """One chat line at a table, in its ``room`` (``players`` or ``spectators``): a quick
+    ``phrase`` code or a free ``text``. ``id`` is the chat's own sequence (never a table
+    version); ``sender_name`` is the name shown when it was sent."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_table_id", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    room: Mapped[str] = mapped_column(String(16))
+    sender_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    sender_name: Mapped[str] = mapped_column(String(24))
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    phrase: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    text: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+
+
+class ChatReport(Base):
+    """A reader's report of a chat message, for an operator: the message as it was sent is
+    copied, so it stays readable whatever happens to the table."""
+
+    __tablename__ = "chat_reports"
+    __table_args__ = (UniqueConstraint("message_id", "reporter_id", name="uq_chat_reports_once"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id"), index=True)
+    reporter_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    table_id: Mapped[str] = mapped_column(String(32))
+    sender_id: Mapped[str] = mapped_column(String(32))
+    room: Mapped[str] = mapped_column(String(16))
+    phrase: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    text: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+    reported_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMute(Base):
+    """Who a player has muted at a table: the muted player's lines no longer reach it. An
+    operator's mute, refused at every table, is stored with ``*`` as table and player (so
+    these columns are plain strings, not foreign keys)."""
+
+    __tablename__ = "chat_mutes"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    muted_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+
+
+class ChatSetting(Base):
+    """A table's chat options (a table without a row: the defaults, no word filter)."""
+
+    __tablename__ = "chat_settings"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    word_filter: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

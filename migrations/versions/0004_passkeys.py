@@ -1,6 +1,6 @@
 """passkeys: WebAuthn credentials of accounts, and the challenges of their ceremonies
 
-Revision ID: 0004_passkeys
+Revision ID: 0004
 Revises: 0003
 Create Date: 2026-11-23
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision: str = '0004_passkeys'
+revision: str = '0004'
 down_revision: str | None = '0003'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -10,7 +10,8 @@ export class TableSocket {
   /**
    * @param {string} tableId
    * @param {() => string | null} token  read at each (re)connect
-   * @param {object} on  callbacks: welcome, update, table, ack, error, status, fatal
+   * @param {object} on  callbacks: welcome, update, table, ack, error, status, fatal, and
+   *   greeted (the first welcome of each connection) and chat (every `chat*` frame)
    */
   constructor(tableId, token, on) {
     this.tableId = tableId;
@@ -96,14 +97,17 @@ export class TableSocket {
 
   receive(frame) {
     switch (frame.type) {
-      case "welcome":
+      case "welcome": {
+        const first = !this.greeted;
         this.greeted = true;
         this.attempt = 0;
         this.version = frame.version;
         this.keepAlive();
         this.on.status("up");
         this.on.welcome(frame);
+        if (first && this.on.greeted) this.on.greeted();
         break;
+      }
       case "update":
         if (this.version !== null && frame.version <= this.version) return; // already have it
         if (this.version !== null && frame.version !== this.version + 1) {
@@ -126,6 +130,8 @@ export class TableSocket {
         this.on.error(frame);
         break;
       default:
+        // Table chat: frames of its own with their own sequence, never a table version.
+        if (frame.type.startsWith("chat") && this.on.chat) this.on.chat(frame);
         break;
     }
   }
@@ -138,6 +144,13 @@ export class TableSocket {
       this.timers.pong = setTimeout(() => this.reconnectNow(), PONG_WITHIN);
       this.keepAlive();
     }, PING_EVERY);
+  }
+
+  /** Send any other message (the chat's); false when the socket is not ready. */
+  send(message) {
+    if (!this.isOpen()) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
   }
 
   /** Send an action at the version we hold; false when the socket is not ready. */

@@ -5,6 +5,7 @@
 import { ApiError, call, identify, me } from "./api.js";
 import { board, scoreboard, seatPosition, sideNames } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
+import { chatPanel } from "./chat.js";
 import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
@@ -36,6 +37,7 @@ export function tablePage(root, tableId, navigate) {
   };
   let socket = null;
   let alive = true;
+  const chat = chatPanel((message) => (socket ? socket.send(message) : false));
   let freshTimer = null;
   let peekTimer = null;
   const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
@@ -88,7 +90,13 @@ export function tablePage(root, tableId, navigate) {
         render();
       },
       ack() {},
+      greeted: () => chat.joined(),
+      chat: (frame) => chat.receive(frame),
       error(frame) {
+        if (typeof frame.id === "string" && frame.id.startsWith("chat-")) {
+          chat.error(frame); // said in the chat panel
+          return;
+        }
         if (frame.code === "stale_version") return; // the missing update is on its way
         if (frame.code === "invite_required" || frame.code === "no_spectators") {
           state.refusal = frame.code; // the socket closes with 4005 next: the page says why
@@ -381,7 +389,8 @@ export function tablePage(root, tableId, navigate) {
       }
       return;
     }
-    mount(root, livePage());
+    chat.update({ seated: seated(), live: state.table.status === "live", me: me() ? me().id : null });
+    chat.keepFocus(() => mount(root, livePage()));
     const target =
       (focused && root.querySelector(`.hand.mine .card[data-card="${focused}"]`)) ||
       root.querySelector(".hand.mine .card[data-legal='true']") ||
@@ -534,6 +543,7 @@ export function tablePage(root, tableId, navigate) {
       actions,
       h("div", { class: "side-buttons" }, buttons),
       dealLog(v),
+      chat.element,
     );
   }
 
