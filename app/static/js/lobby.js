@@ -115,8 +115,7 @@ export function lobbyPage(root, navigate) {
   // The computer takes every other seat of a private table: the match starts at once.
   function playComputer(level) {
     const seats = Number(chosenOptions().players || chosen()?.seats[0] || 2);
-    const bots = {};
-    for (let seat = 1; seat < seats; seat++) bots[seat] = level;
+    const bots = Object.fromEntries(Array.from({ length: seats - 1 }, (_, i) => [i + 1, level]));
     return openTable({ visibility: "private", bots });
   }
 
