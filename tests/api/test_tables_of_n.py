@@ -59,7 +59,7 @@ async def test_a_four_hand_match_record_lists_sides_bids_and_deal_winners(
         anna = await api.player("Anna")
         bots = {str(seat): "easy" for seat in range(1, 4)}
         table = await api.table(
-            anna["token"], variant="four-hand", options={"target": 1}, bots=bots
+            anna["token"], variant="four-hand", options={"target": 100}, bots=bots
         )
         client, welcome = await Client.open(bot_server, table["id"], anna["token"])
         try:
