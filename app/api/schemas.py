@@ -104,6 +104,12 @@ class TableCreate(BaseModel):
         description="Seats (other than 0) given to computer players, with their strength.",
         examples=[{"1": "hard"}],
     )
+    contribution: str | None = Field(
+        default=None,
+        max_length=128,
+        description="Your random contribution to the match seed: 16 to 128 lower-case "
+        "hexadecimal characters, secret until the match is over (docs/fairness.md).",
+    )
 
 
 class BotRequest(BaseModel):
@@ -120,6 +126,24 @@ class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     invite_code: str | None = Field(default=None, max_length=64)
     seat: int | None = None
+    contribution: str | None = Field(
+        default=None,
+        max_length=128,
+        description="Your random contribution to the match seed: 16 to 128 lower-case "
+        "hexadecimal characters, secret until the match is over (docs/fairness.md).",
+    )
+
+
+class RematchRequest(BaseModel):
+    """``POST /api/tables/{id}/rematch``."""
+
+    model_config = ConfigDict(extra="forbid")
+    contribution: str | None = Field(
+        default=None,
+        max_length=128,
+        description="Your random contribution to the match seed: 16 to 128 lower-case "
+        "hexadecimal characters, secret until the match is over (docs/fairness.md).",
+    )
 
 
 class SeatOut(BaseModel):
@@ -144,6 +168,10 @@ class TableOut(BaseModel):
     seats: list[SeatOut]
     match_id: int | None
     version: int
+    next_commitment: str | None = Field(
+        description="SHA-256 of the server's secret seed for the table's next match, "
+        "published before anyone contributes to it (docs/fairness.md)."
+    )
     invite_code: str | None
     invite_url: str
 
@@ -177,6 +205,18 @@ class MatchOut(BaseModel):
     deals: list[dict[str, Any]]
     started_at: str
     finished_at: str | None
+    server_commitment: str | None = Field(
+        description="SHA-256 of the server seed the match seed was made of, as the table "
+        "published it before the match (null for matches older than contributions)."
+    )
+
+
+class Contribution(BaseModel):
+    """One seat's part of the match seed: a player's, a computer player's, or the default."""
+
+    seat: int
+    source: Literal["player", "bot", "missing"]
+    value: str
 
 
 class MatchPage(BaseModel):
@@ -198,6 +238,8 @@ class MatchLog(MatchOut):
     """A finished match's full record: its seed and every action, enough to replay it."""
 
     seed: str
+    server_seed: str | None
+    contributions: list[Contribution] | None
     dealer: int | None
     base_version: int
     actions: list[LoggedAction]
@@ -218,6 +260,8 @@ class MatchReplay(MatchOut):
     """A finished match step by step, every hand open (from its seed and log)."""
 
     seed: str
+    server_seed: str | None
+    contributions: list[Contribution] | None
     dealer: int | None
     base_version: int
     steps: list[ReplayStep]

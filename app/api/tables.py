@@ -8,7 +8,15 @@ from fastapi import APIRouter, Body
 
 from app.api.deps import OPTIONAL_TOKEN, MaybePlayerDep, PlayerDep, TablesDep
 from app.api.limits import NewTableLimit
-from app.api.schemas import BotRequest, ErrorBody, JoinRequest, TableCreate, TableList, TableOut
+from app.api.schemas import (
+    BotRequest,
+    ErrorBody,
+    JoinRequest,
+    RematchRequest,
+    TableCreate,
+    TableList,
+    TableOut,
+)
 
 router = APIRouter(
     prefix="/api/tables",
@@ -38,6 +46,7 @@ async def create_table(
         spectators=body.spectators,
         history=body.history,
         rated=body.rated,
+        contribution=body.contribution,
     )
 
 
@@ -67,7 +76,7 @@ async def join_table(
 ) -> Any:
     """Take a seat (a private table needs its invite code); a full table starts its match."""
     body = body or JoinRequest()
-    return await tables.join(player, table_id, body.invite_code, body.seat)
+    return await tables.join(player, table_id, body.invite_code, body.seat, body.contribution)
 
 
 @router.post(
@@ -87,6 +96,11 @@ async def leave_table(table_id: str, player: PlayerDep, tables: TablesDep) -> An
 
 
 @router.post("/{table_id}/rematch", response_model=TableOut, responses={403: {"model": ErrorBody}})
-async def rematch(table_id: str, player: PlayerDep, tables: TablesDep) -> Any:
+async def rematch(
+    table_id: str,
+    player: PlayerDep,
+    tables: TablesDep,
+    body: Annotated[RematchRequest | None, Body()] = None,
+) -> Any:
     """Start a new match with the same players once the last one is over."""
-    return await tables.rematch(player, table_id)
+    return await tables.rematch(player, table_id, (body or RematchRequest()).contribution)

@@ -29,7 +29,7 @@ from app.engine import (
     seat_options,
     view,
 )
-from app.services import metrics
+from app.services import fairness, metrics
 from app.services.bus import NO_BUS, Bus
 from app.services.committer import Committer, Write
 from app.services.deal_log import deal_events
@@ -169,6 +169,9 @@ class TableAuthority:
     # A write's commit failed on the way: it may have been stored all the same, so the store
     # is read back (``catch_up``) before this table takes another action.
     in_doubt: bool = False
+    # SHA-256 of the server's seed for the table's next match, published before anyone can
+    # contribute to it (``services.fairness``).
+    next_commitment: str | None = None
 
     # -- reading -------------------------------------------------------------------------
 
@@ -208,6 +211,7 @@ class TableAuthority:
             ],
             "match_id": self.match_id,
             "version": self.version,
+            "next_commitment": self.next_commitment,
         }
 
     def welcome(self, seat: int | None) -> dict[str, Any]:
@@ -275,8 +279,10 @@ class TableAuthority:
         """Tell every viewer the table's seats and status (no secret in it)."""
         self.hub.publish(self.table_id, {EVERYONE: {"type": "table", "table": self.public_info()}})
 
-    def begin_match(self, match_id: int, state: State) -> None:
-        """Switch to a newly stored match (caller holds the lock and has committed)."""
+    def begin_match(self, match_id: int, state: State, next_commitment: str | None) -> None:
+        """Switch to a newly stored match (caller holds the lock and has committed), and show
+        the commitment to the next match's server seed."""
+        self.next_commitment = next_commitment
         self.match_id = match_id
         self.state = state
         self.base_version = self.version
@@ -388,8 +394,14 @@ class TableAuthority:
                 log_rows = await match_store.actions_after(session, self.match_id, self.version)
             else:
                 match, log_rows = None, []
-        table_moved = seats != self.seats or table.status != self.status
+        next_commitment = fairness.commitment_of(table.next_seed)
+        table_moved = (
+            seats != self.seats
+            or table.status != self.status
+            or next_commitment != self.next_commitment
+        )
         self.seats, self.status = seats, table.status
+        self.next_commitment = next_commitment
         if new_match and match is not None:
             rules = stored_rules(match.variant, match.rules)
             state, records = replay(rules, match.seed, match.dealer, log_rows, match.base_version)

@@ -24,7 +24,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.bots import LEVELS
 from app.engine import State, new_match
-from app.services import identity, metrics
+from app.services import fairness, identity, metrics
 from app.services.authority import (
     RECORDS_KEPT,
     SeatHolder,
@@ -32,7 +32,7 @@ from app.services.authority import (
     replay,
     seat_map,
 )
-from app.services.bots import BotSeats, bot_name, bot_player_id
+from app.services.bots import BotSeats, bot_level, bot_name, bot_player_id
 from app.services.bus import NO_BUS, Bus, Message
 from app.services.committer import Committer
 from app.services.errors import STORE_ERRORS, Conflict, Forbidden, Invalid, NotFound
@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 VISIBILITIES = ("public", "private")
 HISTORIES = ("after_match", "never")
 LISTABLE = ("open", "live")
+# A new match: its id, its first state and the commitment to the next match's server seed.
+Started = tuple[int, State, str]
 
 
 class TableService:
@@ -162,6 +164,7 @@ class TableService:
                 seats=seat_map(seats),
                 rated=table.rated,
                 bus=self.bus,
+                next_commitment=fairness.commitment_of(table.next_seed),
             )
             if table.match_id is not None:
                 match = await match_store.get_match(session, table.match_id)
@@ -297,12 +300,15 @@ class TableService:
         history: str = "after_match",
         *,
         rated: bool = False,
+        contribution: str | None = None,
     ) -> dict[str, Any]:
         """A new table with the creator in seat 0 and ``bots`` (seat -> level) in other
         seats; when that fills every seat, the match starts. ``spectators``: whether anyone
         but the players may watch (a private table: with its invite code); ``history``: when
         a private table's matches are shown to others (``after_match`` or ``never``). A
-        ``rated`` table's matches between accounts change their ratings."""
+        ``rated`` table's matches between accounts change their ratings. ``contribution``:
+        the creator's random contribution to the first match's seed (``services.fairness``)."""
+        fairness.check_contribution(contribution)
         if visibility not in VISIBILITIES:
             raise Invalid("bad_visibility", "visibility must be 'public' or 'private'.")
         if history not in HISTORIES:
@@ -332,6 +338,9 @@ class TableService:
                 rated=rated,
             )
             await table_store.take_seat(session, table_id, 0, player.id)
+            # Seed commitment: the server's seed is drawn here, then the creator's part kept.
+            await fairness.draw_next_seed(session, table_id, self.new_seed)
+            await fairness.contribute(session, table_id, 0, contribution)
             for seat, level in bots.items():
                 await table_store.take_seat(session, table_id, seat, bot_player_id(level, seat))
         authority = await self.authority(table_id)
@@ -436,9 +445,16 @@ class TableService:
             )
 
     async def join(
-        self, player: Player, table_id: str, invite_code: str | None, seat: int | None
+        self,
+        player: Player,
+        table_id: str,
+        invite_code: str | None,
+        seat: int | None,
+        contribution: str | None = None,
     ) -> dict[str, Any]:
-        """Seat the player; when every seat is then taken, the match starts."""
+        """Seat the player with its ``contribution`` to the match seed (``services.fairness``);
+        when every seat is then taken, the match starts."""
+        fairness.check_contribution(contribution)
         authority = await self.authority(table_id)
         async with authority.lock:
             try:
@@ -446,20 +462,26 @@ class TableService:
                     await self._hold(session, authority)
                     seat = self._seat_to_take(authority, player, invite_code, seat)
                     holder = SeatHolder(player.id, player.name)
-                    started = await self._take_seat(session, authority, seat, holder)
+                    started = await self._take_seat(session, authority, seat, holder, contribution)
             except IntegrityError:
                 raise Conflict("seat_taken", "That seat was just taken.") from None
             self._seated(authority, seat, holder, started)
         return self.table_json(authority, player.id)
 
     async def _take_seat(
-        self, session: AsyncSession, authority: TableAuthority, seat: int, holder: SeatHolder
-    ) -> tuple[int, State] | None:
-        """Store ``holder`` in ``seat``; when every seat is then taken, store the new match
-        too (same transaction as the caller)."""
+        self,
+        session: AsyncSession,
+        authority: TableAuthority,
+        seat: int,
+        holder: SeatHolder,
+        contribution: str | None = None,
+    ) -> Started | None:
+        """Store ``holder`` in ``seat`` with its contribution; when every seat is then taken,
+        store the new match too (same transaction as the caller)."""
         players = {s: h.player_id for s, h in authority.seats.items()}
         players[seat] = holder.player_id
         await table_store.take_seat(session, authority.table_id, seat, holder.player_id)
+        await fairness.contribute(session, authority.table_id, seat, contribution)
         if len(players) < authority.seat_count:
             return None
         return await self._store_new_match(session, authority, players)
@@ -469,7 +491,7 @@ class TableService:
         authority: TableAuthority,
         seat: int,
         holder: SeatHolder,
-        started: tuple[int, State] | None,
+        started: Started | None,
     ) -> None:
         """After the commit: the seat in memory, and every viewer told (a new match: welcomes)."""
         authority.seats[seat] = holder
@@ -505,26 +527,32 @@ class TableService:
 
     async def _store_new_match(
         self, session: AsyncSession, authority: TableAuthority, players: dict[int, str]
-    ) -> tuple[int, State]:
+    ) -> Started:
         """Store a new live match for the seated players (same transaction as the caller); it
-        is rated when the table is and every player is an account."""
+        is rated when the table is and every player is an account. Its seed is made of the
+        committed server seed and the contributions; the next match's seed is drawn at once."""
         rules = stored_rules(authority.variant, authority.options)
         rated = authority.rated and await player_store.all_accounts(session, players.values())
-        seed = self.new_seed()
-        state = new_match(rules, seed, None)
+        bots = {seat for seat, player_id in players.items() if bot_level(player_id)}
+        parts = await fairness.seed_new_match(
+            session, authority.table_id, authority.seat_count, bots, self.new_seed
+        )
+        state = new_match(rules, parts.seed, None)
         match = await match_store.add_match(
             session,
             table_id=authority.table_id,
             variant=authority.variant,
             rules=authority.options,
-            seed=seed,
+            seed=parts.seed,
             dealer=None,
             base_version=authority.version,
             players=sorted(players.items()),
             rated=rated,
         )
+        await fairness.record_match_parts(session, match.id, parts)
         await table_store.set_status(session, authority.table_id, "live", match_id=match.id)
-        return match.id, state
+        next_commitment = await fairness.draw_next_seed(session, authority.table_id, self.new_seed)
+        return match.id, state, next_commitment
 
     async def leave(self, player: Player, table_id: str) -> dict[str, Any]:
         """Give up a seat before the match starts; an emptied table is closed."""
@@ -547,8 +575,12 @@ class TableService:
             self._announce(authority)
         return self.table_json(authority, player.id)
 
-    async def rematch(self, player: Player, table_id: str) -> dict[str, Any]:
-        """Start a new match with the same seats once the last one is over."""
+    async def rematch(
+        self, player: Player, table_id: str, contribution: str | None = None
+    ) -> dict[str, Any]:
+        """Start a new match with the same seats once the last one is over; ``contribution``:
+        the asking player's part of its seed (``services.fairness``)."""
+        fairness.check_contribution(contribution)
         authority = await self.authority(table_id)
         async with authority.lock:
             async with self.sessions.begin() as session:
@@ -560,6 +592,9 @@ class TableService:
                 if authority.match_id is None or len(authority.seats) != authority.seat_count:
                     raise Conflict("no_match_to_replay", "This table has not finished a match.")
                 players = {s: h.player_id for s, h in authority.seats.items()}
+                seat = authority.seat_of(player.id)
+                assert seat is not None
+                await fairness.contribute(session, table_id, seat, contribution)
                 started = await self._store_new_match(session, authority, players)
             authority.begin_match(*started)
             self._announce(authority)

@@ -97,6 +97,9 @@ class Table(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The server's secret seed for the table's next match, drawn before anyone contributes;
+    # only its SHA-256 is shown until that match is over (docs/fairness.md).
+    next_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_by: Mapped[str] = mapped_column(ForeignKey("players.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -110,6 +113,8 @@ class TableSeat(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    # The player's secret random contribution to the next match's seed (hex), if it sent one.
+    contribution: Mapped[str | None] = mapped_column(String(128), nullable=True)
 
 
 class Match(Base):
@@ -122,6 +127,10 @@ class Match(Base):
     variant: Mapped[str] = mapped_column(String(32), index=True)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[str] = mapped_column(String(128))
+    # What the seed was made of (secret until the match is over): the server's committed seed
+    # and each seat's contribution, ``[{"seat", "source", "value"}]``. Null for older matches.
+    server_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    contributions: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     status: Mapped[str] = mapped_column(String(16))
     base_version: Mapped[int] = mapped_column(Integer)

@@ -1,0 +1,37 @@
+"""contributions: the server's seed for a table's next match, and the players' contributions
+
+Revision ID: 0005_contributions
+Revises: 0003
+Create Date: 2026-11-23
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+
+revision: str = "0005_contributions"
+down_revision: str | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("tables") as batch:
+        batch.add_column(sa.Column("next_seed", sa.String(length=64), nullable=True))
+    with op.batch_alter_table("table_seats") as batch:
+        batch.add_column(sa.Column("contribution", sa.String(length=128), nullable=True))
+    with op.batch_alter_table("matches") as batch:
+        batch.add_column(sa.Column("server_seed", sa.String(length=64), nullable=True))
+        batch.add_column(sa.Column("contributions", sa.JSON(), nullable=True))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("matches") as batch:
+        batch.drop_column("contributions")
+        batch.drop_column("server_seed")
+    with op.batch_alter_table("table_seats") as batch:
+        batch.drop_column("contribution")
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("next_seed")
