@@ -5,6 +5,7 @@ import { cardElement } from "./cards.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { seatName, t } from "./i18n.js";
+import { contribute } from "./verify.js";
 
 const REFRESH_MS = 5000;
 // The rules page explains each house rule the form offers (its label links there).
@@ -57,6 +58,7 @@ export function lobbyPage(root, navigate) {
         options: { target: Number(form.target), claim: form.claim, close_fail: form.close_fail },
         visibility: form.visibility,
         rated: form.rated === "true",
+        contribution: contribute(null, null),
         ...extra,
       });
       navigate(`/t/${table.id}`);
@@ -78,7 +80,7 @@ export function lobbyPage(root, navigate) {
   async function join(table) {
     if (!(await ensureName())) return;
     try {
-      await call("POST", `/api/tables/${table.id}/join`, {});
+      await call("POST", `/api/tables/${table.id}/join`, { contribution: contribute(table.id, table.next_commitment) });
       navigate(`/t/${table.id}`);
     } catch (error) {
       toast(failure(error));
