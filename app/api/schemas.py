@@ -200,8 +200,9 @@ class MatchOut(BaseModel):
     status: Literal["live", "finished"]
     rated: bool = Field(description="A rated table's match between accounts.")
     players: list[MatchPlayer]
-    winner: int | None
-    game_points: list[int]
+    sides: list[int] = Field(description="The side each seat played for, in seat order.")
+    winner: int | None = Field(description="The winning side.")
+    game_points: list[int] = Field(description="Game points per side.")
     deals: list[dict[str, Any]]
     started_at: str
     finished_at: str | None

@@ -314,3 +314,13 @@ def preset(name: str, **overrides: Any) -> Rules:
         if key in fixed and value != getattr(base, key):
             raise ValueError(f"option {key} cannot be changed in {name}: {fixed[key]}")
     return replace(base, **overrides)
+
+
+def seat_sides(rules: Rules) -> list[int]:
+    """The side each seat plays for, in seat order: partners (seats 0 and 2 against 1 and 3)
+    share a side, otherwise every seat is its own.
+
+    >>> seat_sides(preset("four-hand")), seat_sides(preset("sixty-six"))
+    ([0, 1, 0, 1], [0, 1])
+    """
+    return [seat % 2 if rules.partners else seat for seat in range(rules.players)]

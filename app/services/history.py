@@ -17,8 +17,10 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from app.engine.rules import seat_sides
 from app.services.errors import Conflict, Invalid, NotFound
 from app.services.fairness import commitment_of
+from app.services.rules import stored_rules
 from app.store import Match
 from app.store import matches as match_store
 from app.store.db import AsyncSession
@@ -36,6 +38,8 @@ def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
         "status": match.status,
         "rated": match.rated,
         "players": [{"seat": s, "player_id": p.id, "name": p.name} for s, p in seats],
+        # Which side each seat played for: ``winner`` and ``game_points`` are per side.
+        "sides": seat_sides(stored_rules(match.variant, match.rules)),
         "winner": match.winner,
         "game_points": list(match.game_points),
         # Stored without their seeds while the match is live (DealResult.to_json).

@@ -4,6 +4,7 @@
 import { cardElement, sortHand, suitIcon } from "./cards.js";
 import { h } from "./dom.js";
 import { cardName, cardShort, t } from "./i18n.js";
+import { sideName } from "./summary.js";
 
 /**
  * @param {object} p
@@ -204,9 +205,10 @@ export function scoreboard(v, names) {
     h(
       "span",
       { class: "game-points", "aria-label": t("game_points") },
-      h("span", { class: "gp-name" }, names[0] || "?"),
-      h("strong", { class: "gp" }, `${v.game_points[0]} : ${v.game_points[1]}`),
-      h("span", { class: "gp-name" }, names[1] || "?"),
+      // Game points are per side; the view says which side each seat plays for.
+      h("span", { class: "gp-name" }, sideName(0, names, v.sides)),
+      h("strong", { class: "gp" }, v.game_points.join(" : ")),
+      h("span", { class: "gp-name" }, v.game_points.slice(1).map((_, i) => sideName(i + 1, names, v.sides)).join(" · ")),
       h("span", { class: "target" }, t("to_target", { n: v.rules.target })),
     ),
   );

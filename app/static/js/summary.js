@@ -8,53 +8,78 @@ const TERMINATION_WHY = {
   reached_66: "why_reached_66",
   claim: "why_claim",
   wrong_claim: "why_wrong_claim",
-  last_trick: "why_last_trick",
+  last_trick: "why_last_trick_66",
   closed: "why_closed",
   close_failed: "why_close_failed",
   resign: "why_resign",
+  void: "why_void",
+  all_passed: "why_all_passed",
+  bid_made: "why_bid_made",
+  bid_failed: "why_bid_failed",
 };
+
+/** The name of a side: its players' names (`sides[seat]` is the side each seat plays for, as
+ *  the server's view gives it; without it every seat is its own side). */
+export function sideName(side, names, sides) {
+  if (side === null || side === undefined) return "?";
+  const seats = names.map((_, seat) => seat).filter((seat) => (sides ? sides[seat] : seat) === side);
+  return seats.length ? seats.map((seat) => names[seat]).join(" & ") : "?";
+}
 
 /**
  * The words for a deal's result. Every number and the way the deal ended come from the server's
- * result (`termination`, `winner`, `closed_by`, `resigned`, `game_points`); the table's options (`rules`)
- * only pick the sentence that names the rule behind the number.
+ * result (`termination`, `played_out`, `winner` and `game_points` per side, `closed_by`,
+ * `resigned`, `bid`); the table's options (`rules`) only pick the sentence that names the rule
+ * behind the number. `names` are per seat, `sides` the side of each seat (the view's `sides`).
  */
-export function why(r, names, rules) {
-  const winner = names[r.winner];
+export function why(r, names, rules, sides) {
+  const winner = sideName(r.winner, names, sides);
   const closer = r.closed_by !== null && r.closed_by !== undefined ? names[r.closed_by] : winner;
   const who = r.termination === "resign" ? names[r.resigned] : winner;
-  const lines = [t(TERMINATION_WHY[r.termination] || "why_reached_66", { name: who, closer })];
-  const value = valueLine(r, names, rules, closer);
-  if (value) lines.push(value);
+  const key = r.termination === "last_trick" && r.played_out ? "why_last_trick" : TERMINATION_WHY[r.termination];
+  const bid = r.bid ? { bidder: names[r.bid.seat], level: r.bid.level } : {};
+  const lines = [t(key || "why_reached_66", { name: who, closer, ...bid })];
+  lines.push(...valueLines(r, names, rules, sides, closer));
   return lines.join(" ");
 }
 
-function valueLine(r, names, rules, closer) {
-  const negative = r.game_points.findIndex((x) => x < 0);
+function valueLines(r, names, rules, sides, closer) {
+  const side = (x) => sideName(x, names, sides);
+  const points = r.game_points || [];
+  if (r.termination === "bid_made" || r.termination === "bid_failed") {
+    return points.flatMap((n, s) => {
+      if (n < 0) return [t("value_minus", { name: side(s), n: -n })];
+      if (n > 0 && s === r.winner && r.termination === "bid_made") return [t("value_bid_made", { n })];
+      return n > 0 ? [t("value_defenders", { name: side(s), n })] : [];
+    });
+  }
+  const negative = points.findIndex((x) => x < 0);
   if (negative >= 0) {
     const key = r.termination === "close_failed" ? "value_close_failed_minus" : "value_minus";
-    return t(key, { name: names[negative], closer, n: -r.game_points[negative] });
+    return [t(key, { name: side(negative), closer, n: -points[negative] })];
   }
-  const n = r.game_points[r.winner];
-  const name = names[r.winner];
-  if (!n) return null;
+  const n = points[r.winner];
+  const name = side(r.winner);
+  if (!n) return [];
+  const plain = () => t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}`);
   switch (r.termination) {
     case "close_failed":
-      if (rules.close_fail === "closer_value_min_2") return t("value_close_failed_value", { name, n, closer });
-      return t(n === 3 ? "value_close_failed_3" : "value_close_failed_2", { name, closer });
+      if (rules.close_fail === "closer_value_min_2") return [t("value_close_failed_value", { name, n, closer })];
+      return [t(n === 3 ? "value_close_failed_3" : "value_close_failed_2", { name, closer })];
     case "wrong_claim":
-      if (rules.wrong_claim === "claimer_value") return t("value_wrong_claim_value", { name, n });
-      return t(n === 3 ? "value_wrong_claim_3" : "value_wrong_claim_2", { name });
+      if (rules.wrong_claim === "claimer_value") return [t("value_wrong_claim_value", { name, n })];
+      return [t(n === 3 ? "value_wrong_claim_3" : "value_wrong_claim_2", { name })];
     case "closed":
-      return t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}_closed`);
+      return [t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}_closed`)];
     case "last_trick":
-      if (n === 1) return t("value_last_trick");
-    // falls through: the last trick's bonus took the winner to 66
+      // The server says whether the played-out rule gave the point or the last trick took the
+      // winner to 66 (then the deal is valued like any other).
+      return [r.played_out ? t("value_last_trick") : plain()];
     case "reached_66":
     case "claim":
-      return t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}`);
+      return [plain()];
     default:
-      return null;
+      return [];
   }
 }
 
@@ -82,12 +107,12 @@ export function trickList(tricks, names) {
 
 /** Title, every trick, table of numbers and the reason, for a dialog or the replay.
  *  `tricks`: the deal's completed tricks, [{winner, cards: [{seat, card}]}], oldest first. */
-export function dealSummary(r, names, rules, tricks, titleId = "dialog-title") {
+export function dealSummary(r, names, rules, tricks, titleId = "dialog-title", sides = null) {
   const row = (label, values) =>
     h("tr", {}, h("th", { scope: "row" }, label), values.map((x) => h("td", {}, String(x))));
   return [
     h("h2", { id: titleId }, t("deal_summary", { n: r.deal_no })),
-    h("p", { class: "winner-line" }, suitIcon(r.trump), " ", t("wins_deal", { name: names[r.winner] })),
+    r.winner === null || r.winner === undefined ? null : h("p", { class: "winner-line" }, suitIcon(r.trump), " ", t("wins_deal", { name: sideName(r.winner, names, sides) })),
     h(
       "table",
       { class: "summary" },
@@ -98,10 +123,11 @@ export function dealSummary(r, names, rules, tricks, titleId = "dialog-title") {
         row(t("card_points"), r.card_points),
         row(t("final_score"), r.scores),
         row(t("tricks_won"), r.tricks),
-        row(t("game_points_won"), r.game_points.map((x) => (x > 0 ? `+${x}` : x))),
+        // Game points are per side: each seat's column shows its side's.
+        row(t("game_points_won"), names.map((_, seat) => r.game_points[sides ? sides[seat] : seat] ?? 0).map((x) => (x > 0 ? `+${x}` : x))),
       ),
     ),
-    h("p", { class: "why" }, h("strong", {}, `${t("why")}: `), why(r, names, rules)),
+    h("p", { class: "why" }, h("strong", {}, `${t("why")}: `), why(r, names, rules, sides)),
     tricks && tricks.length ? h("details", { class: "deal-tricks", open: true }, h("summary", {}, t("tricks_of_deal")), trickList(tricks, names)) : null,
   ];
 }

@@ -10,7 +10,7 @@ import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
 import { fold } from "./reducer.js";
 import { sound } from "./sounds.js";
-import { dealSummary } from "./summary.js";
+import { dealSummary, sideName } from "./summary.js";
 import { TableSocket } from "./socket.js";
 import { contribute, rememberCommitment } from "./verify.js";
 
@@ -156,7 +156,7 @@ export function tablePage(root, tableId, navigate) {
     if (e.type === "card_played") return t("sr_played", { name: who(e.seat), card: cardName(e.card) });
     if (e.type === "trick_won") return t("sr_trick_won", { name: who(e.seat), points: e.points });
     if (e.type === "deal_started") return t("ann_deal", { n: e.deal_no, name: who(e.dealer), suit: t(`suit_${e.trump}`) });
-    if (e.type === "deal_over") return t("wins_deal", { name: who(e.result.winner) });
+    if (e.type === "deal_over") return t("wins_deal", { name: sideName(e.result.winner, names(), state.view?.sides) });
     return describe(e);
   }
 
@@ -630,7 +630,7 @@ export function tablePage(root, tableId, navigate) {
             "details",
             { class: "earlier-deals" },
             h("summary", {}, t("earlier_deals")),
-            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, suitIcon(r.trump), " ", t("log_result", { n: r.deal_no, name: n[r.winner] || "?", points: points(r) })))),
+            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, suitIcon(r.trump), " ", t("log_result", { n: r.deal_no, name: sideName(r.winner, n, v.sides), points: points(r) })))),
           )
         : null,
     );
@@ -675,7 +675,7 @@ export function tablePage(root, tableId, navigate) {
     const over = s.match || v.match_over;
     const parts = [];
     if (over) parts.push(...matchEnd(v));
-    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.tricks, over ? "deal-title" : "dialog-title"));
+    if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.tricks, over ? "deal-title" : "dialog-title", v.sides));
     if (over) parts.push(dealsTable(v));
     const buttons = over
       ? [
@@ -699,12 +699,12 @@ export function tablePage(root, tableId, navigate) {
 
   function matchEnd(v) {
     const n = names();
-    const w = v.match_winner;
+    const w = v.match_winner; // a side, as game_points are per side
     const gp = v.game_points;
-    const others = gp.filter((_, seat) => seat !== w);
+    const others = gp.filter((_, side) => side !== w);
     return [
       h("h2", { id: "dialog-title", class: "match-title" }, t("match_over")),
-      h("p", { class: "winner-line big", "data-testid": "match-winner" }, t("match_winner", { name: n[w], a: gp[w], b: others.join(":") })),
+      h("p", { class: "winner-line big", "data-testid": "match-winner" }, t("match_winner", { name: sideName(w, n, v.sides), a: gp[w], b: others.join(":") })),
     ];
   }
 
@@ -715,7 +715,7 @@ export function tablePage(root, tableId, navigate) {
       { class: "summary deals" },
       h("caption", {}, t("deals")),
       h("thead", {}, h("tr", {}, h("th", {}, "#"), n.map((x) => h("th", { scope: "col" }, x)))),
-      h("tbody", {}, v.deal_results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.deal_no)), r.game_points.map((x) => h("td", {}, String(x)))))),
+      h("tbody", {}, v.deal_results.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.deal_no)), n.map((_, seat) => h("td", {}, String(r.game_points[v.sides ? v.sides[seat] : seat] ?? 0)))))),
     );
   }
 
