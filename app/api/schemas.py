@@ -110,6 +110,21 @@ class TableCreate(BaseModel):
         description="Your random contribution to the match seed: 16 to 128 lower-case "
         "hexadecimal characters, secret until the match is over (docs/fairness.md).",
     )
+    commitment: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The commitment ``POST /api/tables/commitment`` gave you: the table's first "
+        "match is made of that server seed (without it the server draws one now).",
+    )
+
+
+class SeedOffer(BaseModel):
+    """``POST /api/tables/commitment``: a server seed kept for your next table."""
+
+    commitment: str = Field(
+        description="SHA-256 of the server seed your next table's first match will be made of; "
+        "name it as ``commitment`` when you open the table."
+    )
 
 
 class BotRequest(BaseModel):

@@ -13,6 +13,7 @@ from app.api.schemas import (
     ErrorBody,
     JoinRequest,
     RematchRequest,
+    SeedOffer,
     TableCreate,
     TableList,
     TableOut,
@@ -47,7 +48,16 @@ async def create_table(
         history=body.history,
         rated=body.rated,
         contribution=body.contribution,
+        commitment=body.commitment,
     )
+
+
+@router.post("/commitment", response_model=SeedOffer)
+async def offer_seed(player: PlayerDep, tables: TablesDep) -> Any:
+    """Draw the server seed of the next table you open and show its commitment: open it with
+    ``commitment`` and your ``contribution``, and your part is sent after the server's seed
+    was fixed (docs/fairness.md)."""
+    return await tables.offer_seed(player)
 
 
 @router.get("", response_model=TableList, openapi_extra=OPTIONAL_TOKEN)

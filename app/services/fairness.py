@@ -1,12 +1,13 @@
 """Match seeds that no one alone decides (docs/fairness.md).
 
 The server draws its seed for a table's next match before anyone can contribute and shows
-only its SHA-256 (the table's ``next_commitment``). Each player sends a random contribution
-when it takes a seat, opens a table or asks for a rematch; a computer player's contribution
-is drawn from the committed server seed, and a seat that sent none adds the documented
-default. The match seed is the engine's ``match_seed`` of all of them, so the server cannot
-pick a deal and a player, not knowing the server's seed, cannot steer one. The server seed
-and the contributions stay secret until the match is over.
+only its SHA-256 (the table's ``next_commitment``); for a table not opened yet, a player first
+asks for an offered seed's commitment and names it when it opens the table with its part.
+Each player sends a random contribution when it takes a seat, opens a table or asks for a
+rematch; a computer player's contribution is drawn from the committed server seed, and a seat
+that sent none adds the documented default. The match seed is the engine's ``match_seed`` of
+all of them, so the server cannot pick a deal and a player, not knowing the server's seed,
+cannot steer one. The server seed and the contributions stay secret until the match is over.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from app.engine import seed_commitment
 from app.engine.dealing import MISSING_CONTRIBUTION, bot_contribution, match_seed
-from app.services.errors import Invalid
+from app.services.errors import Conflict, Invalid
 from app.store import seeds as seed_store
 from app.store.db import AsyncSession
 
@@ -55,6 +56,35 @@ async def draw_next_seed(session: AsyncSession, table_id: str, new_seed: Callabl
     seed = new_seed()
     await seed_store.set_next_seed(session, table_id, seed)
     return seed_commitment(seed)
+
+
+async def offer_seed(session: AsyncSession, player_id: str, new_seed: Callable[[], str]) -> str:
+    """Draw a server seed for the next table this player opens; its commitment."""
+    seed = new_seed()
+    await seed_store.offer_seed(session, player_id, seed)
+    return seed_commitment(seed)
+
+
+async def seed_new_table(
+    session: AsyncSession,
+    table_id: str,
+    player_id: str,
+    commitment: str | None,
+    new_seed: Callable[[], str],
+) -> None:
+    """Give a table being opened its first server seed: the one offered to its creator under
+    ``commitment`` (``Conflict`` ``unknown_commitment`` when that is not the offer), or a new
+    one when no commitment is named."""
+    if commitment is None:
+        await draw_next_seed(session, table_id, new_seed)
+        return
+    seed = await seed_store.take_offered_seed(session, player_id)
+    if seed is None or seed_commitment(seed) != commitment:
+        raise Conflict(
+            "unknown_commitment",
+            "That commitment is not the server seed offered to you; ask for a new one.",
+        )
+    await seed_store.set_next_seed(session, table_id, seed)
 
 
 async def contribute(session: AsyncSession, table_id: str, seat: int, value: str | None) -> None:

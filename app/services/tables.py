@@ -301,13 +301,15 @@ class TableService:
         *,
         rated: bool = False,
         contribution: str | None = None,
+        commitment: str | None = None,
     ) -> dict[str, Any]:
         """A new table with the creator in seat 0 and ``bots`` (seat -> level) in other
         seats; when that fills every seat, the match starts. ``spectators``: whether anyone
         but the players may watch (a private table: with its invite code); ``history``: when
         a private table's matches are shown to others (``after_match`` or ``never``). A
         ``rated`` table's matches between accounts change their ratings. ``contribution``:
-        the creator's random contribution to the first match's seed (``services.fairness``)."""
+        the creator's random contribution to the first match's seed, ``commitment``: that of
+        the server seed offered to the creator for it (``offer_seed``; ``services.fairness``)."""
         fairness.check_contribution(contribution)
         if visibility not in VISIBILITIES:
             raise Invalid("bad_visibility", "visibility must be 'public' or 'private'.")
@@ -338,8 +340,8 @@ class TableService:
                 rated=rated,
             )
             await table_store.take_seat(session, table_id, 0, player.id)
-            # Seed commitment: the server's seed is drawn here, then the creator's part kept.
-            await fairness.draw_next_seed(session, table_id, self.new_seed)
+            # Seed commitment: the server's seed offered before (or drawn now), the creator's part.
+            await fairness.seed_new_table(session, table_id, player.id, commitment, self.new_seed)
             await fairness.contribute(session, table_id, 0, contribution)
             for seat, level in bots.items():
                 await table_store.take_seat(session, table_id, seat, bot_player_id(level, seat))
@@ -347,6 +349,12 @@ class TableService:
         if len(authority.seats) == authority.seat_count:
             await self._start_full_table(authority)
         return self.table_json(authority, player.id)
+
+    async def offer_seed(self, player: Player) -> dict[str, str]:
+        """The commitment to a server seed kept for the next table this player opens, so that
+        its contribution to that table's first match is sent after the commitment."""
+        async with self.sessions.begin() as session:
+            return {"commitment": await fairness.offer_seed(session, player.id, self.new_seed)}
 
     async def add_bot(
         self, player: Player, table_id: str, seat: int | None, level: str

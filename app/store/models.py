@@ -145,6 +145,17 @@ class Match(Base):
     rating_applied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
+class OfferedSeed(Base):
+    """A server seed drawn for the next table a player opens, before it sends its contribution:
+    only its SHA-256 is shown (one per player; a new one replaces it)."""
+
+    __tablename__ = "offered_seeds"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    seed: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class MatchSeat(Base):
     """Who played which seat in a match (kept even if the table's seats change later)."""
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 
 from app.store.db import AsyncSession
-from app.store.models import Match, Table, TableSeat
+from app.store.models import Match, OfferedSeed, Table, TableSeat
 
 
 async def next_seed(session: AsyncSession, table_id: str) -> str | None:
@@ -57,3 +57,18 @@ async def set_match_parts(
         .where(Match.id == match_id)
         .values(server_seed=server_seed, contributions=contributions)
     )
+
+
+async def offer_seed(session: AsyncSession, player_id: str, seed: str) -> None:
+    """Keep a server seed for the next table this player opens (replacing an older one)."""
+    await session.execute(delete(OfferedSeed).where(OfferedSeed.player_id == player_id))
+    session.add(OfferedSeed(player_id=player_id, seed=seed))
+    await session.flush()
+
+
+async def take_offered_seed(session: AsyncSession, player_id: str) -> str | None:
+    """The seed offered to this player, removed from the offers (None: there is none)."""
+    seed = await session.scalar(select(OfferedSeed.seed).where(OfferedSeed.player_id == player_id))
+    if seed is not None:
+        await session.execute(delete(OfferedSeed).where(OfferedSeed.player_id == player_id))
+    return seed

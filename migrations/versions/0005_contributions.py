@@ -1,4 +1,5 @@
-"""contributions: the server's seed for a table's next match, and the players' contributions
+"""contributions: the server's seed for a table's next match (and for a table a player is about
+to open), and the players' contributions
 
 Revision ID: 0005_contributions
 Revises: 0003
@@ -25,9 +26,18 @@ def upgrade() -> None:
     with op.batch_alter_table("matches") as batch:
         batch.add_column(sa.Column("server_seed", sa.String(length=64), nullable=True))
         batch.add_column(sa.Column("contributions", sa.JSON(), nullable=True))
+    op.create_table(
+        "offered_seeds",
+        sa.Column("player_id", sa.String(length=32), nullable=False),
+        sa.Column("seed", sa.String(length=64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["player_id"], ["players.id"]),
+        sa.PrimaryKeyConstraint("player_id"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("offered_seeds")
     with op.batch_alter_table("matches") as batch:
         batch.drop_column("contributions")
         batch.drop_column("server_seed")

@@ -155,3 +155,36 @@ async def test_no_seed_or_contribution_leaves_the_table_before_the_end(
     # Once over: the log reveals the parts; the next match's seed is still unknown.
     sent.append(await services.history.match_log(authority.match_id, anna.id))
     assert exposed() == ["server seed one", ANNA, BELA, authority.state.seed]
+
+
+async def test_a_table_opened_with_an_offered_seed_is_made_of_that_seed(
+    services: Services,
+) -> None:
+    """Against the computer the match starts as the table opens: the creator first gets the
+    commitment of the seed the table will use, then sends its part with it."""
+    drawn = seeds("offered", "next", "another offer")
+    services.tables.new_seed = lambda: next(drawn)
+    anna, _ = await services.tables.create_player("Anna")
+    offer = await services.tables.offer_seed(anna)
+    assert offer == {"commitment": seed_commitment("offered")}
+    table = await services.tables.create_table(
+        anna,
+        "sixty-six",
+        {},
+        "private",
+        bots={1: "easy"},
+        contribution=ANNA,
+        commitment=offer["commitment"],
+    )
+    state = (await services.tables.authority(table["id"])).state
+    assert state is not None
+    assert state.seed == match_seed("offered", [ANNA, bot_contribution("offered", 1)])
+    assert table["next_commitment"] == seed_commitment("next")
+    # An offer is used once; a commitment that is not the offer opens nothing.
+    await services.tables.offer_seed(anna)
+    with pytest.raises(Conflict) as refused:
+        await services.tables.create_table(
+            anna, "sixty-six", {}, "public", commitment=offer["commitment"]
+        )
+    assert refused.value.code == "unknown_commitment"
+    assert await services.tables.list_tables("open", None) == []

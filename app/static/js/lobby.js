@@ -53,12 +53,15 @@ export function lobbyPage(root, navigate) {
   async function openTable(extra) {
     if (!(await ensureName())) return;
     try {
+      // The server fixes its seed for the table first; this browser's part is sent after.
+      const { commitment } = await call("POST", "/api/tables/commitment");
       const table = await call("POST", "/api/tables", {
         variant: form.variant,
         options: { target: Number(form.target), claim: form.claim, close_fail: form.close_fail },
         visibility: form.visibility,
         rated: form.rated === "true",
-        contribution: contribute(null, null),
+        contribution: contribute(null, commitment),
+        commitment,
         ...extra,
       });
       navigate(`/t/${table.id}`);
