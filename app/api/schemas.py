@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -77,6 +77,17 @@ class PlayerDelete(BaseModel):
     password: str | None = Field(default=None, max_length=1024)
 
 
+# A player's random part of a match seed, sent when it opens a table, sits or asks for a rematch.
+SeedPart = Annotated[
+    str | None,
+    Field(
+        max_length=128,
+        description="Your random contribution to the match seed: 16 to 128 lower-case "
+        "hexadecimal characters, secret until the match is over (docs/fairness.md).",
+    ),
+]
+
+
 class TableCreate(BaseModel):
     """``POST /api/tables``."""
 
@@ -104,12 +115,7 @@ class TableCreate(BaseModel):
         description="Seats (other than 0) given to computer players, with their strength.",
         examples=[{"1": "hard"}],
     )
-    contribution: str | None = Field(
-        default=None,
-        max_length=128,
-        description="Your random contribution to the match seed: 16 to 128 lower-case "
-        "hexadecimal characters, secret until the match is over (docs/fairness.md).",
-    )
+    contribution: SeedPart = None
     commitment: str | None = Field(
         default=None,
         max_length=64,
@@ -141,24 +147,14 @@ class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     invite_code: str | None = Field(default=None, max_length=64)
     seat: int | None = None
-    contribution: str | None = Field(
-        default=None,
-        max_length=128,
-        description="Your random contribution to the match seed: 16 to 128 lower-case "
-        "hexadecimal characters, secret until the match is over (docs/fairness.md).",
-    )
+    contribution: SeedPart = None
 
 
 class RematchRequest(BaseModel):
     """``POST /api/tables/{id}/rematch``."""
 
     model_config = ConfigDict(extra="forbid")
-    contribution: str | None = Field(
-        default=None,
-        max_length=128,
-        description="Your random contribution to the match seed: 16 to 128 lower-case "
-        "hexadecimal characters, secret until the match is over (docs/fairness.md).",
-    )
+    contribution: SeedPart = None
 
 
 class SeatOut(BaseModel):
