@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -102,6 +102,17 @@ class PlayerDelete(BaseModel):
     password: str | None = Field(default=None, max_length=1024)
 
 
+# A player's random part of a match seed, sent when it opens a table, sits or asks for a rematch.
+SeedPart = Annotated[
+    str | None,
+    Field(
+        max_length=128,
+        description="Your random contribution to the match seed: 16 to 128 lower-case "
+        "hexadecimal characters, secret until the match is over (docs/fairness.md).",
+    ),
+]
+
+
 class TableCreate(BaseModel):
     """``POST /api/tables``."""
 
@@ -133,6 +144,22 @@ class TableCreate(BaseModel):
         description="Seats (other than 0) given to computer players, with their strength.",
         examples=[{"1": "hard"}],
     )
+    contribution: SeedPart = None
+    commitment: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The commitment ``POST /api/tables/commitment`` gave you: the table's first "
+        "match is made of that server seed (without it the server draws one now).",
+    )
+
+
+class SeedOffer(BaseModel):
+    """``POST /api/tables/commitment``: a server seed kept for your next table."""
+
+    commitment: str = Field(
+        description="SHA-256 of the server seed your next table's first match will be made of; "
+        "name it as ``commitment`` when you open the table."
+    )
 
 
 class BotRequest(BaseModel):
@@ -149,6 +176,14 @@ class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     invite_code: str | None = Field(default=None, max_length=64)
     seat: int | None = None
+    contribution: SeedPart = None
+
+
+class RematchRequest(BaseModel):
+    """``POST /api/tables/{id}/rematch``."""
+
+    model_config = ConfigDict(extra="forbid")
+    contribution: SeedPart = None
 
 
 class SeatOut(BaseModel):
@@ -173,6 +208,10 @@ class TableOut(BaseModel):
     seats: list[SeatOut]
     match_id: int | None
     version: int
+    next_commitment: str | None = Field(
+        description="SHA-256 of the server's secret seed for the table's next match, "
+        "published before anyone contributes to it (docs/fairness.md)."
+    )
     invite_code: str | None
     invite_url: str
 
@@ -209,6 +248,18 @@ class MatchOut(BaseModel):
     )
     started_at: str
     finished_at: str | None
+    server_commitment: str | None = Field(
+        description="SHA-256 of the server seed the match seed was made of, as the table "
+        "published it before the match (null for matches older than contributions)."
+    )
+
+
+class Contribution(BaseModel):
+    """One seat's part of the match seed: a player's, a computer player's, or the default."""
+
+    seat: int
+    source: Literal["player", "bot", "missing"]
+    value: str
 
 
 class MatchPage(BaseModel):
@@ -230,6 +281,8 @@ class MatchLog(MatchOut):
     """A finished match's full record: its seed and every action, enough to replay it."""
 
     seed: str
+    server_seed: str | None
+    contributions: list[Contribution] | None
     dealer: int | None
     base_version: int
     actions: list[LoggedAction]
@@ -250,6 +303,8 @@ class MatchReplay(MatchOut):
     """A finished match step by step, every hand open (from its seed and log)."""
 
     seed: str
+    server_seed: str | None
+    contributions: list[Contribution] | None
     dealer: int | None
     base_version: int
     steps: list[ReplayStep]

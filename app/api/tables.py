@@ -9,7 +9,16 @@ from fastapi import APIRouter, Body
 from app.api.chat import ChatDep
 from app.api.deps import OPTIONAL_TOKEN, MaybePlayerDep, PlayerDep, TablesDep
 from app.api.limits import NewTableLimit
-from app.api.schemas import BotRequest, ErrorBody, JoinRequest, TableCreate, TableList, TableOut
+from app.api.schemas import (
+    BotRequest,
+    ErrorBody,
+    JoinRequest,
+    RematchRequest,
+    SeedOffer,
+    TableCreate,
+    TableList,
+    TableOut,
+)
 
 router = APIRouter(
     prefix="/api/tables",
@@ -44,10 +53,20 @@ async def create_table(
         spectators=body.spectators,
         history=body.history,
         rated=body.rated,
+        contribution=body.contribution,
+        commitment=body.commitment,
     )
     if body.chat_filter:  # a chat option (app/services/chat.py)
         await chat.set_word_filter(table["id"], True)
     return table
+
+
+@router.post("/commitment", response_model=SeedOffer)
+async def offer_seed(player: PlayerDep, tables: TablesDep) -> Any:
+    """Draw the server seed of the next table you open and show its commitment: open it with
+    ``commitment`` and your ``contribution``, and your part is sent after the server's seed
+    was fixed (docs/fairness.md)."""
+    return await tables.offer_seed(player)
 
 
 @router.get("", response_model=TableList, openapi_extra=OPTIONAL_TOKEN)
@@ -76,7 +95,7 @@ async def join_table(
 ) -> Any:
     """Take a seat (a private table needs its invite code); a full table starts its match."""
     body = body or JoinRequest()
-    return await tables.join(player, table_id, body.invite_code, body.seat)
+    return await tables.join(player, table_id, body.invite_code, body.seat, body.contribution)
 
 
 @router.post(
@@ -96,6 +115,11 @@ async def leave_table(table_id: str, player: PlayerDep, tables: TablesDep) -> An
 
 
 @router.post("/{table_id}/rematch", response_model=TableOut, responses={403: {"model": ErrorBody}})
-async def rematch(table_id: str, player: PlayerDep, tables: TablesDep) -> Any:
+async def rematch(
+    table_id: str,
+    player: PlayerDep,
+    tables: TablesDep,
+    body: Annotated[RematchRequest | None, Body()] = None,
+) -> Any:
     """Start a new match with the same players once the last one is over."""
-    return await tables.rematch(player, table_id)
+    return await tables.rematch(player, table_id, (body or RematchRequest()).contribution)

@@ -25,6 +25,28 @@ def seed_commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+MISSING_CONTRIBUTION = ""
+"""What a seat that sent no contribution adds to the match seed (docs/fairness.md)."""
+
+
+def bot_contribution(server_seed: str, seat: int) -> str:
+    """A computer player's contribution: drawn from the server's committed seed, so it is
+    fixed before any player's contribution exists.
+
+    >>> bot_contribution("s", 1)[:16]
+    'be9536aa7b942125'
+    """
+    return hashlib.sha256(f"talon-bot:{server_seed}:{seat}".encode()).hexdigest()
+
+
+def match_seed(server_seed: str, contributions: Sequence[str]) -> str:
+    """The match seed from the server's seed and every seat's contribution in seat order
+    (hexadecimal text, or :data:`MISSING_CONTRIBUTION`): no one of them alone decides it."""
+    return hashlib.sha256(
+        ":".join(["talon-match", server_seed, *contributions]).encode()
+    ).hexdigest()
+
+
 def deal_seed(match_seed: str, deal_no: int) -> str:
     """The seed of deal ``deal_no`` (1-based) of a match; knowing one reveals no other."""
     return hashlib.sha256(f"talon-deal:{match_seed}:{deal_no}".encode()).hexdigest()

@@ -53,6 +53,7 @@ def judge(
     Against two or more opponent sides the loser counted is the one ``game_points_from`` names.
     """
     awarded = [0] * state.sides
+    played_out = False
     closer = state.closed_by
     closer_side = state.side_of(closer) if closer is not None else None
     claimer = state.side_of(actor) if actor is not None else None
@@ -81,6 +82,7 @@ def judge(
             termination, winner = Termination.VOID, None
         else:
             awarded[winner] = 1
+            played_out = True
     else:
         awarded[winner] = _value_now(state, _loser(state, winner, False))
     if termination is Termination.CLOSE_FAILED:
@@ -98,6 +100,7 @@ def judge(
         state.tricks_won,
         tuple(awarded),
         closer,
+        played_out=played_out,
     )
 
 

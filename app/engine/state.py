@@ -68,7 +68,9 @@ class DealResult:
     ``winner`` and ``game_points`` are per side (a side is a seat except with ``partners``);
     ``winner`` is None for a void deal. ``card_points``, ``scores`` and ``tricks`` are per seat.
     ``bid`` is the winning bid ``(seat, level)`` of a four-hand deal; ``resigned`` the seat
-    that resigned the match in this deal (its JSON form has each only when set).
+    that resigned the match in this deal; ``played_out`` is true when the deal was played to
+    the last trick with nobody at 66, so the ``played_out`` rule gave its 1 point (its JSON form
+    has each only when set).
     """
 
     deal_no: int
@@ -85,6 +87,7 @@ class DealResult:
     closed_by: int | None
     bid: tuple[int, int] | None = None
     resigned: int | None = None
+    played_out: bool = False
 
     @property
     def outcome(self) -> Outcome:
@@ -110,6 +113,8 @@ class DealResult:
             data["bid"] = {"seat": self.bid[0], "level": self.bid[1]}
         if self.resigned is not None:
             data["resigned"] = self.resigned
+        if self.played_out:
+            data["played_out"] = True
         if reveal_seed:
             data["seed"] = self.seed
         return data

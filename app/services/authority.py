@@ -206,6 +206,9 @@ class TableAuthority:
     # A write's commit failed on the way: it may have been stored all the same, so the store
     # is read back (``catch_up``) before this table takes another action.
     in_doubt: bool = False
+    # SHA-256 of the server's seed for the table's next match, published before anyone can
+    # contribute to it (``services.fairness``).
+    next_commitment: str | None = None
     # The connections watching this table, with the player each speaks for (None: nobody).
     watchers: dict[Subscriber, str | None] = field(default_factory=dict)
     clock: Callable[[], float] = time.monotonic
@@ -376,8 +379,10 @@ class TableAuthority:
         self._reseat()
         self.hub.publish(self.table_id, {EVERYONE: presenter.table_frame(self)})
 
-    def begin_match(self, match_id: int, state: State) -> None:
-        """Switch to a newly stored match (inside a command, after the commit)."""
+    def begin_match(self, match_id: int, state: State, next_commitment: str | None) -> None:
+        """Switch to a newly stored match (inside a command, after the commit), and show the
+        commitment to the next match's server seed."""
+        self.next_commitment = next_commitment
         self._adopt(match_id, self.version, self.version, state, [])
         log.info("match started", extra=self._log_fields())
         self._changed()
@@ -388,8 +393,13 @@ class TableAuthority:
         anything changed."""
         table = snapshot.table
         seats = dict(table.seats)
-        table_moved = seats != self.seats or table.status != self.status
+        table_moved = (
+            seats != self.seats
+            or table.status != self.status
+            or table.next_commitment != self.next_commitment
+        )
         self.seats, self.status = seats, table.status
+        self.next_commitment = table.next_commitment
         if snapshot.state is None:  # no match stored yet
             self.version = snapshot.version
             if table_moved:

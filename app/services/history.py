@@ -1,7 +1,8 @@
 """Match history: finished and running matches as public records.
 
-A running match shows its players and the results of finished deals, never its seeds; its
-full log (seeds and every action) is public only once the match is over (RULES.md 4 and 7).
+A running match shows its players, the results of finished deals and the commitment to its
+server seed, never its seeds or contributions; its full log (seeds, contributions and every
+action) is public only once the match is over (RULES.md 4 and 7, docs/fairness.md).
 
 A private table's matches are not shown to those who did not play them while they run, nor
 ever if its players chose ``history: never`` (``app.store.matches.visible_to``); to them such a
@@ -19,6 +20,7 @@ import orjson
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.services.errors import Conflict, Invalid, NotFound
+from app.services.fairness import commitment_of
 from app.services.replay import replay_steps
 from app.services.rules import stored_rules
 from app.store import Match
@@ -46,6 +48,7 @@ def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
         "deals": list(match.deals),
         "started_at": match.started_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        "server_commitment": commitment_of(match.server_seed),
     }
 
 
@@ -125,6 +128,8 @@ class HistoryService:
             rows = await match_store.actions_of_match(session, match_id)
         record = match_json(match, seats[match_id])
         record["seed"] = match.seed
+        record["server_seed"] = match.server_seed
+        record["contributions"] = match.contributions
         record["dealer"] = match.dealer
         record["base_version"] = match.base_version
         record["actions"] = [

@@ -52,6 +52,8 @@ class TableFacts(Protocol):
     def match_id(self) -> int | None: ...
     @property
     def version(self) -> int: ...
+    @property
+    def next_commitment(self) -> str | None: ...
 
 
 class MatchFacts(TableFacts, Protocol):
@@ -128,6 +130,7 @@ def public_info(table: TableFacts) -> dict[str, Any]:
         ],
         "match_id": table.match_id,
         "version": table.version,
+        "next_commitment": table.next_commitment,
     }
 
 

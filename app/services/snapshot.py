@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine import Action, State, apply, new_match
+from app.engine import Action, State, apply, new_match, seed_commitment
 from app.services.errors import NotFound
 from app.services.presenter import SeatHolder, VersionRecord, record_of
 from app.services.rules import stored_rules
@@ -48,6 +48,8 @@ class StoredTable:
     match_id: int | None
     version: int
     invite_code: str
+    # SHA-256 of the server's seed for the next match (``services.fairness``).
+    next_commitment: str | None
 
 
 def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
@@ -66,6 +68,7 @@ def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
         match_id=table.match_id,
         version=table.version,
         invite_code=table.invite_code,
+        next_commitment=None if table.next_seed is None else seed_commitment(table.next_seed),
     )
 
 

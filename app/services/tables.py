@@ -26,9 +26,9 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.bots import LEVELS
 from app.engine import State, new_match
-from app.services import identity, metrics
+from app.services import fairness, identity, metrics
 from app.services.authority import Call, Command, Follow, Refresh, TableAuthority
-from app.services.bots import BotSeats, bot_name, bot_player_id
+from app.services.bots import BotSeats, bot_level, bot_name, bot_player_id
 from app.services.bus import NO_BUS, Bus, Message
 from app.services.committer import Committer
 from app.services.errors import STORE_ERRORS, Conflict, Forbidden, Invalid, NotFound
@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 VISIBILITIES = ("public", "private")
 HISTORIES = ("after_match", "never")
 LISTABLE = ("open", "live")
+# A new match: its id, its first state and the commitment to the next match's server seed.
+Started = tuple[int, State, str]
 
 
 class TableService:
@@ -311,12 +313,17 @@ class TableService:
         history: str = "after_match",
         *,
         rated: bool = False,
+        contribution: str | None = None,
+        commitment: str | None = None,
     ) -> dict[str, Any]:
         """A new table with the creator in seat 0 and ``bots`` (seat -> level) in other
         seats; when that fills every seat, the match starts. ``spectators``: whether anyone
         but the players may watch (a private table: with its invite code); ``history``: when
         a private table's matches are shown to others (``after_match`` or ``never``). A
-        ``rated`` table's matches between accounts change their ratings."""
+        ``rated`` table's matches between accounts change their ratings. ``contribution``:
+        the creator's random contribution to the first match's seed, ``commitment``: that of
+        the server seed offered to the creator for it (``offer_seed``; ``services.fairness``)."""
+        fairness.check_contribution(contribution)
         if visibility not in VISIBILITIES:
             raise Invalid("bad_visibility", "visibility must be 'public' or 'private'.")
         if history not in HISTORIES:
@@ -346,12 +353,21 @@ class TableService:
                 rated=rated,
             )
             await table_store.take_seat(session, table_id, 0, player.id)
+            # Seed commitment: the server's seed offered before (or drawn now), the creator's part.
+            await fairness.seed_new_table(session, table_id, player.id, commitment, self.new_seed)
+            await fairness.contribute(session, table_id, 0, contribution)
             for seat, level in bots.items():
                 await table_store.take_seat(session, table_id, seat, bot_player_id(level, seat))
         authority = await self.authority(table_id)
         if len(authority.seats) == authority.seat_count:
             await self._start_full_table(authority)
         return self.table_json(authority, player.id)
+
+    async def offer_seed(self, player: Player) -> dict[str, str]:
+        """The commitment to a server seed kept for the next table this player opens, so that
+        its contribution to that table's first match is sent after the commitment."""
+        async with self.sessions.begin() as session:
+            return {"commitment": await fairness.offer_seed(session, player.id, self.new_seed)}
 
     async def add_bot(
         self, player: Player, table_id: str, seat: int | None, level: str
@@ -459,9 +475,16 @@ class TableService:
             )
 
     async def join(
-        self, player: Player, table_id: str, invite_code: str | None, seat: int | None
+        self,
+        player: Player,
+        table_id: str,
+        invite_code: str | None,
+        seat: int | None,
+        contribution: str | None = None,
     ) -> dict[str, Any]:
-        """Seat the player; when every seat is then taken, the match starts."""
+        """Seat the player with its ``contribution`` to the match seed (``services.fairness``);
+        when every seat is then taken, the match starts."""
+        fairness.check_contribution(contribution)
         authority = await self.authority(table_id)
 
         async def step(authority: TableAuthority) -> None:
@@ -470,7 +493,7 @@ class TableService:
                     await self._hold(session, authority)
                     taken = self._seat_to_take(authority, player, invite_code, seat)
                     holder = SeatHolder(player.id, player.name)
-                    started = await self._take_seat(session, authority, taken, holder)
+                    started = await self._take_seat(session, authority, taken, holder, contribution)
             except IntegrityError:
                 raise Conflict("seat_taken", "That seat was just taken.") from None
             self._seated(authority, taken, holder, started)
@@ -479,13 +502,19 @@ class TableService:
         return self.table_json(authority, player.id)
 
     async def _take_seat(
-        self, session: AsyncSession, authority: TableAuthority, seat: int, holder: SeatHolder
-    ) -> tuple[int, State] | None:
-        """Store ``holder`` in ``seat``; when every seat is then taken, store the new match
-        too (same transaction as the caller)."""
+        self,
+        session: AsyncSession,
+        authority: TableAuthority,
+        seat: int,
+        holder: SeatHolder,
+        contribution: str | None = None,
+    ) -> Started | None:
+        """Store ``holder`` in ``seat`` with its contribution; when every seat is then taken,
+        store the new match too (same transaction as the caller)."""
         players = {s: h.player_id for s, h in authority.seats.items()}
         players[seat] = holder.player_id
         await table_store.take_seat(session, authority.table_id, seat, holder.player_id)
+        await fairness.contribute(session, authority.table_id, seat, contribution)
         if len(players) < authority.seat_count:
             return None
         return await self._store_new_match(session, authority, players)
@@ -495,7 +524,7 @@ class TableService:
         authority: TableAuthority,
         seat: int,
         holder: SeatHolder,
-        started: tuple[int, State] | None,
+        started: Started | None,
     ) -> None:
         """After the commit: the seat in memory, and every viewer told (a new match: welcomes)."""
         authority.seats[seat] = holder
@@ -531,26 +560,32 @@ class TableService:
 
     async def _store_new_match(
         self, session: AsyncSession, authority: TableAuthority, players: dict[int, str]
-    ) -> tuple[int, State]:
+    ) -> Started:
         """Store a new live match for the seated players (same transaction as the caller); it
-        is rated when the table is and every player is an account."""
+        is rated when the table is and every player is an account. Its seed is made of the
+        committed server seed and the contributions; the next match's seed is drawn at once."""
         rules = stored_rules(authority.variant, authority.options)
         rated = authority.rated and await player_store.all_accounts(session, players.values())
-        seed = self.new_seed()
-        state = new_match(rules, seed, None)
+        bots = {seat for seat, player_id in players.items() if bot_level(player_id)}
+        parts = await fairness.seed_new_match(
+            session, authority.table_id, authority.seat_count, bots, self.new_seed
+        )
+        state = new_match(rules, parts.seed, None)
         match = await match_store.add_match(
             session,
             table_id=authority.table_id,
             variant=authority.variant,
             rules=authority.options,
-            seed=seed,
+            seed=parts.seed,
             dealer=None,
             base_version=authority.version,
             players=sorted(players.items()),
             rated=rated,
         )
+        await fairness.record_match_parts(session, match.id, parts)
         await table_store.set_status(session, authority.table_id, "live", match_id=match.id)
-        return match.id, state
+        next_commitment = await fairness.draw_next_seed(session, authority.table_id, self.new_seed)
+        return match.id, state, next_commitment
 
     async def leave(self, player: Player, table_id: str) -> dict[str, Any]:
         """Give up a seat before the match starts; an emptied table is closed."""
@@ -576,8 +611,12 @@ class TableService:
         await authority.ask(Call("leave", step))
         return self.table_json(authority, player.id)
 
-    async def rematch(self, player: Player, table_id: str) -> dict[str, Any]:
-        """Start a new match with the same seats once the last one is over."""
+    async def rematch(
+        self, player: Player, table_id: str, contribution: str | None = None
+    ) -> dict[str, Any]:
+        """Start a new match with the same seats once the last one is over; ``contribution``:
+        the asking player's part of its seed (``services.fairness``)."""
+        fairness.check_contribution(contribution)
         authority = await self.authority(table_id)
 
         async def step(authority: TableAuthority) -> None:
@@ -590,6 +629,9 @@ class TableService:
                 if authority.match_id is None or len(authority.seats) != authority.seat_count:
                     raise Conflict("no_match_to_replay", "This table has not finished a match.")
                 players = {s: h.player_id for s, h in authority.seats.items()}
+                seat = authority.seat_of(player.id)
+                assert seat is not None
+                await fairness.contribute(session, table_id, seat, contribution)
                 started = await self._store_new_match(session, authority, players)
             authority.begin_match(*started)
             self._announce(authority)

@@ -131,6 +131,9 @@ class Table(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     match_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The server's secret seed for the table's next match, drawn before anyone contributes;
+    # only its SHA-256 is shown until that match is over (docs/fairness.md).
+    next_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_by: Mapped[str] = mapped_column(ForeignKey("players.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -144,6 +147,8 @@ class TableSeat(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    # The player's secret random contribution to the next match's seed (hex), if it sent one.
+    contribution: Mapped[str | None] = mapped_column(String(128), nullable=True)
 
 
 class Match(Base):
@@ -156,6 +161,10 @@ class Match(Base):
     variant: Mapped[str] = mapped_column(String(32), index=True)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     seed: Mapped[str] = mapped_column(String(128))
+    # What the seed was made of (secret until the match is over): the server's committed seed
+    # and each seat's contribution, ``[{"seat", "source", "value"}]``. Null for older matches.
+    server_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    contributions: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
     status: Mapped[str] = mapped_column(String(16))
     base_version: Mapped[int] = mapped_column(Integer)
@@ -168,6 +177,17 @@ class Match(Base):
     # marker is set in the transaction that stores the result and the new ratings, once.
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     rating_applied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class OfferedSeed(Base):
+    """A server seed drawn for the next table a player opens, before it sends its contribution:
+    only its SHA-256 is shown (one per player; a new one replaces it)."""
+
+    __tablename__ = "offered_seeds"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    seed: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class MatchSeat(Base):

@@ -113,6 +113,97 @@ def test_the_why_names_the_rule_behind_every_game_point_value(new_page: Any) -> 
                 assert "Anna" in text and ("Bela" in text or points[0] < 0), case
 
 
+# Results whose sentence needs more than the termination: the server's ``played_out``, the
+# sides of a partnership (four seats), a bid: (seats, result, what it says, what it must not).
+SIDES = [
+    (
+        2,
+        {"termination": "last_trick", "winner": 0, "game_points": [1, 0], "played_out": True},
+        ["Nobody reached 66", "played out"],
+        ["Anna reached 66"],
+    ),
+    (
+        2,
+        {"termination": "last_trick", "winner": 0, "game_points": [1, 0]},
+        ["Anna reached 66 with the last trick", "33 or more"],
+        ["Nobody", "played out"],
+    ),
+    (
+        2,
+        {"termination": "last_trick", "winner": 1, "game_points": [0, 2]},
+        ["Bela reached 66 with the last trick", "under 33"],
+        ["Nobody"],
+    ),
+    (
+        3,
+        {"termination": "void", "winner": None, "game_points": [0, 0, 0]},
+        ["nobody reached 66", "does not count"],
+        ["?"],
+    ),
+    (
+        4,
+        {"termination": "all_passed", "winner": None, "game_points": [0, 0]},
+        ["Everybody passed"],
+        ["?"],
+    ),
+    (
+        4,
+        {
+            "termination": "bid_made",
+            "winner": 1,
+            "game_points": [1, 3],
+            "bid": {"seat": 3, "level": 3},
+        },
+        ["Dora's side made its bid of 3", "3 points", "Anna & Carla scores 1"],
+        ["?"],
+    ),
+    (
+        4,
+        {
+            "termination": "bid_failed",
+            "winner": 1,
+            "game_points": [-2, 0],
+            "bid": {"seat": 2, "level": 2},
+        },
+        ["Carla's side did not make its bid of 2", "Anna & Carla loses 2"],
+        ["?"],
+    ),
+    (
+        4,
+        {"termination": "reached_66", "winner": 1, "game_points": [0, 2]},
+        ["Bela & Dora reached 66", "under 33"],
+        ["?"],
+    ),
+]
+
+SIDE_WHY = """async (cases) => {
+  const { setLang } = await import('/js/i18n.js');
+  const { why } = await import('/js/summary.js');
+  const { sideNames } = await import('/js/board.js');
+  setLang('en');
+  const rules = { schwarz: 'no_tricks', close_fail: 'opponent_2_or_3' };
+  return cases.map(([seats, r]) => {
+    const names = ['Anna', 'Bela', 'Carla', 'Dora'].slice(0, seats);
+    const sides = sideNames({ sides: seats === 4 ? [0, 1, 0, 1] : undefined }, names);
+    return why({ closed_by: null, ...r }, names, rules, sides);
+  });
+}"""
+
+
+def test_the_why_follows_the_server_s_reason_and_sides(new_page: Any) -> None:
+    """The last trick's point is the played-out rule's only when the server says so, and a
+    partnership's result names both partners (the winner and game points are per side)."""
+    page = new_page("reader")
+    page.goto("/")
+    texts = page.evaluate(SIDE_WHY, [[seats, result] for seats, result, _, _ in SIDES])
+    for (_, result, says, never_says), text in zip(SIDES, texts, strict=True):
+        for words in says:
+            assert words in text, f"{result}: {text}"
+        for words in never_says:
+            assert words not in text, f"{result}: {text}"
+        assert not re.search(r"\b[a-z]+_[a-z0-9_]+\b", text), f"an untranslated key: {text}"
+
+
 def test_a_resignation_names_the_seat_the_result_says_resigned(new_page: Any) -> None:
     """The client counts no seats: with three players the one who resigned need not sit
     next to the winner."""

@@ -10,13 +10,22 @@ from typing import Any
 import httpx
 from playwright.sync_api import Route, expect
 
-from app.engine.dealing import deal_seed, first_dealer, seed_commitment, shuffled_deck
+from app.engine.dealing import (
+    bot_contribution,
+    deal_seed,
+    first_dealer,
+    match_seed,
+    seed_commitment,
+    shuffled_deck,
+)
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import live_table, never, play, take_seat
+from tests.e2e.drive import guest, live_table, never, play, take_seat
 
 FAIRNESS = """async ([seeds, sizes]) => {
   const f = await import('/js/fairness.js');
-  return seeds.map((seed) => ({
+  return seeds.map((seed, i) => ({
+    match: f.matchSeed(seed, seeds.slice(i, i + (i % 4))),
+    bot: f.botContribution(seed, i % 4),
     commitment: f.commitment(seed),
     deal: [1, 2, 17].map((k) => f.dealSeed(seed, k)),
     dealer: f.firstDealer(seed, 2),
@@ -32,7 +41,9 @@ def test_the_browser_s_shuffle_is_the_engine_s_for_many_seeds(new_page: Any) -> 
     page = new_page("verifier")
     page.goto("/")
     results = page.evaluate(FAIRNESS, [seeds, sizes])
-    for seed, got in zip(seeds, results, strict=True):
+    for i, (seed, got) in enumerate(zip(seeds, results, strict=True)):
+        assert got["match"] == match_seed(seed, seeds[i : i + i % 4]), seed
+        assert got["bot"] == bot_contribution(seed, i % 4), seed
         assert got["commitment"] == seed_commitment(seed), seed
         assert got["deal"] == [deal_seed(seed, k) for k in (1, 2, 17)], seed
         assert got["dealer"] == first_dealer(seed, 2), seed
@@ -41,7 +52,16 @@ def test_the_browser_s_shuffle_is_the_engine_s_for_many_seeds(new_page: Any) -> 
 
 
 def finished_match(server: Server, rng: random.Random, **options: Any) -> dict[str, Any]:
-    table, players = live_table(server.url, **options)
+    """A match between Anna and Bela played to its end; Anna sends a contribution, Bela one
+    most of the time (else his seat adds the default)."""
+    players = [guest(server.url, "Anna"), guest(server.url, "Bela")]
+    bearer = [{"Authorization": f"Bearer {p['token']}"} for p in players]
+    parts = [rng.randbytes(16).hex(), rng.randbytes(16).hex() if rng.random() < 0.7 else None]
+    body = {"options": options, "visibility": "private", "contribution": parts[0]}
+    table = httpx.post(f"{server.url}/api/tables", json=body, headers=bearer[0]).json()
+    join = {"invite_code": table["invite_code"], "contribution": parts[1]}
+    url = f"{server.url}/api/tables/{table['id']}/join"
+    httpx.post(url, json=join, headers=bearer[1]).raise_for_status()
     play(server.url, table, players, rng, never)
     match_id = httpx.get(f"{server.url}/api/tables/{table['id']}").json()["match_id"]
     return dict(httpx.get(f"{server.url}/api/matches/{match_id}/log").json())
@@ -57,7 +77,19 @@ def test_the_page_and_the_engine_agree_on_many_matches(new_page: Any, server: Se
     anna.click("[data-action=verify]")
     expect(anna.get_by_test_id("verdict")).to_have_attribute("data-ok", "true")
     expect(anna.locator(".verify-table .check.none")).to_have_count(0)  # every deal seen live
-    shot(anna, "verify-match", full_page=False)
+
+    # A rematch from Anna's page: her browser sends its part, after seeing the commitment.
+    anna.go_back()
+    anna.click("[data-action=rematch]")
+    expect(anna.locator(".hand.mine .card").first).to_be_visible()
+    play(server.url, table, players, rng, never)
+    expect(anna.get_by_test_id("match-winner")).to_be_visible()
+    anna.click("[data-action=verify]")
+    expect(anna.get_by_test_id("verdict")).to_have_attribute("data-ok", "true")
+    for check in ("server_commitment", "seen_commitment", "bots", "yours", "match_seed"):
+        mark = anna.locator(f".verify-seed tr[data-check={check}] td")
+        expect(mark).to_have_text("✓")  # "bots": Bela sent nothing, so his seat adds ""
+    shot(anna, "verify-match", full_page=True)
 
     logs = [finished_match(server, rng, target=3) for _ in range(4)]
     logs.append(finished_match(server, rng, target=3, close_fail="closer_minus_3"))
@@ -73,7 +105,13 @@ def test_the_page_and_the_engine_agree_on_many_matches(new_page: Any, server: Se
             assert row.get_attribute("data-deck") == engine
             assert deal["seed"] == deal_seed(log["seed"], deal["deal_no"])
             deals += 1
+        parts = [c["value"] for c in log["contributions"]]
+        assert log["seed"] == match_seed(log["server_seed"], parts)
+        assert log["server_commitment"] == seed_commitment(log["server_seed"])
+        seed_row = anna.locator(".verify-seed tr[data-check=match_seed] td")
+        expect(seed_row).to_have_text("✓")
     assert deals >= 8
+    assert {c["source"] for log in logs for c in log["contributions"]} == {"player", "missing"}
 
 
 def test_a_tampered_record_is_caught(new_page: Any, server: Server) -> None:
@@ -104,3 +142,14 @@ def test_a_tampered_record_is_caught(new_page: Any, server: Server) -> None:
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-ok", "false")
     seed = page.locator(".verify-table tr[data-deal='1'] td").nth(0)
     expect(seed).to_have_text("✗")
+
+    def change_a_contribution(route: Route) -> None:
+        replay = route.fetch().json()
+        replay["contributions"][1]["value"] = "0" * 32  # Bela's part, said afterwards
+        route.fulfill(json=replay)
+
+    page.unroute(f"**/api/matches/{log['id']}/replay")
+    page.route(f"**/api/matches/{log['id']}/replay", change_a_contribution)
+    page.reload()
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-ok", "false")
+    expect(page.locator(".verify-seed tr[data-check=match_seed] td")).to_have_text("✗")

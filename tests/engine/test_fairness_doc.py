@@ -10,12 +10,14 @@ from pathlib import Path
 
 from app.engine import preset
 from app.engine.dealing import (
+    bot_contribution,
     deal_cards,
     deal_seed,
     first_dealer,
     seed_commitment,
     shuffled_deck,
 )
+from app.engine.dealing import match_seed as engine_match_seed
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
 RANKS = {24: "9JQKTA", 20: "JQKTA", 32: "789JQKTA"}
@@ -28,6 +30,15 @@ def vectors() -> dict:
 
 
 # -- the page's algorithm, section by section ----------------------------------------------
+
+
+def doc_match_seed(server_seed: str, contributions: list[str]) -> str:
+    text = "talon-match:" + server_seed + "".join(":" + c for c in contributions)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def doc_bot_contribution(server_seed: str, seat: int) -> str:
+    return hashlib.sha256(f"talon-bot:{server_seed}:{seat}".encode()).hexdigest()
 
 
 def doc_deal_seed(match_seed: str, k: int) -> str:
@@ -87,6 +98,14 @@ def doc_table(order: list[str], dealer: int, schnapsen: bool) -> tuple[list[list
 def test_the_vectors_are_the_engine_s() -> None:
     v = vectors()
     assert seed_commitment(v["commitment"]["seed"]) == v["commitment"]["sha256"]
+    server = v["server_commitment"]
+    assert seed_commitment(server["server_seed"]) == server["sha256"]
+    for case in v["bot_contributions"]:
+        assert bot_contribution(case["server_seed"], case["seat"]) == case["value"]
+        assert doc_bot_contribution(case["server_seed"], case["seat"]) == case["value"]
+    for case in v["match_seeds"]:
+        assert engine_match_seed(case["server_seed"], case["contributions"]) == case["seed"]
+        assert doc_match_seed(case["server_seed"], case["contributions"]) == case["seed"]
     for case in v["deal_seeds"]:
         assert deal_seed(case["match_seed"], case["deal"]) == case["seed"]
     for case in v["first_dealer"]:
@@ -106,6 +125,9 @@ def test_the_page_s_algorithm_re_deals_what_the_engine_deals() -> None:
         assert doc_deal_seed(match_seed, k) == deal_seed(match_seed, k)
         assert doc_first_dealer(match_seed, 2) == first_dealer(match_seed, 2)
         seed = deal_seed(match_seed, k)
+        parts = [rng.choice(["", rng.randbytes(16).hex()]) for _ in range(rng.randrange(2, 5))]
+        assert doc_match_seed(match_seed, parts) == engine_match_seed(match_seed, parts)
+        assert doc_bot_contribution(match_seed, k % 4) == bot_contribution(match_seed, k % 4)
         for size in (24, 20, 32, 48):
             assert doc_shuffle(size, seed) == [c.code for c in shuffled_deck(size, seed)]
 

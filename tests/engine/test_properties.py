@@ -157,8 +157,12 @@ def test_game_points_follow_the_rules_text(variant, options, seed):
                 assert points == (2 if result.scores[loser] < 33 else 1)
         elif result.termination is Termination.LAST_TRICK:
             assert result.closed_by is None
+            # The result says which rule valued it: played out with nobody at 66, or not.
+            assert result.played_out == (result.scores[winner] < 66)
             if result.scores[winner] < 66:
                 assert result.game_points[winner] == 1
+        if result.termination is not Termination.LAST_TRICK:
+            assert not result.played_out
         elif result.termination is Termination.CLOSE_FAILED:
             assert result.closed_by == loser
             if rules.close_fail == "closer_minus_3":

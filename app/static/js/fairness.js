@@ -119,3 +119,21 @@ export function dealt(order, dealer, rules) {
   if (turned === null) turned = order[pos++];
   return { hands, turned, stock: [...order.slice(pos), turned] };
 }
+
+/** What a seat that sent no contribution adds to the match seed. */
+export const MISSING = "";
+
+/** A computer player's contribution, drawn from the server's committed seed. */
+export function botContribution(serverSeed, seat) {
+  return hex(sha256(`talon-bot:${serverSeed}:${seat}`));
+}
+
+/** The match seed from the server's seed and every seat's contribution in seat order. */
+export function matchSeed(serverSeed, contributions) {
+  return hex(sha256(["talon-match", serverSeed, ...contributions].join(":")));
+}
+
+/** A fresh random contribution: 16 bytes from the browser's cryptographic generator, as hex. */
+export function randomContribution() {
+  return hex(crypto.getRandomValues(new Uint8Array(16)));
+}

@@ -32,9 +32,13 @@ export function historyPage(root) {
 
   function row(m) {
     const mine = me();
+    // The server says which side each seat played for; the winner and game points are per side.
     const seat = m.players.find((p) => p.player_id === mine.id)?.seat ?? 0;
-    const other = m.players.find((p) => p.seat !== seat);
-    const won = m.winner === seat;
+    const sideOf = (s) => (m.sides ? m.sides[s] : s);
+    const side = sideOf(seat);
+    const others = m.players.filter((p) => sideOf(p.seat) !== side);
+    const won = m.winner === side;
+    const theirs = m.game_points.filter((_, s) => s !== side);
     const when = new Date(m.finished_at || m.started_at).toLocaleString(lang(), {
       dateStyle: "medium",
       timeStyle: "short",
@@ -46,10 +50,10 @@ export function historyPage(root) {
       h(
         "div",
         { class: "match-main" },
-        h("strong", {}, t("vs", { a: mine.name, b: other ? other.name : "?" })),
+        h("strong", {}, t("vs", { a: mine.name, b: others.length ? others.map((p) => p.name).join(", ") : "?" })),
         h("small", {}, `${t(`variant_${m.variant}`)} · ${when}`),
       ),
-      h("strong", { class: "match-score" }, `${m.game_points[seat]} : ${m.game_points[1 - seat]}`),
+      h("strong", { class: "match-score" }, [m.game_points[side], ...theirs].join(" : ")),
       h("a", { class: "button small", href: `/history/${m.id}`, "data-link": true }, t("replay")),
     );
   }
@@ -260,7 +264,7 @@ export function replayPage(root, matchId) {
             ),
             h("p", { class: "step-of" }, t("step_of", { i: at + 1, n: frames.length })),
             h("p", { class: "step-caption", "aria-live": "polite" }, describe(frame)),
-            frame.result ? h("div", { class: "replay-summary" }, dealSummary(frame.result, n, replay.rules, frame.tricks, "replay-deal")) : null,
+            frame.result ? h("div", { class: "replay-summary" }, dealSummary(frame.result, n, replay.rules, frame.tricks, "replay-deal", frame.view.sides)) : null,
           ),
         ),
       ),

@@ -5,6 +5,7 @@ import { cardElement } from "./cards.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { seatName, t } from "./i18n.js";
+import { contribute } from "./verify.js";
 
 const REFRESH_MS = 5000;
 // The house rules the create form offers, when the chosen game lets a table change them.
@@ -94,11 +95,15 @@ export function lobbyPage(root, navigate) {
   async function openTable(extra) {
     if (!(await ensureName())) return;
     try {
+      // The server fixes its seed for the table first; this browser's part is sent after.
+      const { commitment } = await call("POST", "/api/tables/commitment");
       const table = await call("POST", "/api/tables", {
         variant: form.variant,
         options: chosenOptions(),
         visibility: form.visibility,
         rated: form.rated === "true",
+        contribution: contribute(null, commitment),
+        commitment,
         ...extra,
       });
       navigate(`/t/${table.id}`);
@@ -122,7 +127,7 @@ export function lobbyPage(root, navigate) {
   async function join(table) {
     if (!(await ensureName())) return;
     try {
-      await call("POST", `/api/tables/${table.id}/join`, {});
+      await call("POST", `/api/tables/${table.id}/join`, { contribution: contribute(table.id, table.next_commitment) });
       navigate(`/t/${table.id}`);
     } catch (error) {
       toast(failure(error));

@@ -1,5 +1,6 @@
 // A finished deal told in numbers and in words: card points, scores, tricks, game points, why.
 
+import { sideNames } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
 import { h } from "./dom.js";
 import { cardName, t } from "./i18n.js";
@@ -8,7 +9,7 @@ const TERMINATION_WHY = {
   reached_66: "why_reached_66",
   claim: "why_claim",
   wrong_claim: "why_wrong_claim",
-  last_trick: "why_last_trick",
+  last_trick: "why_last_trick_66",
   closed: "why_closed",
   close_failed: "why_close_failed",
   resign: "why_resign",
@@ -20,47 +21,58 @@ const TERMINATION_WHY = {
 
 /**
  * The words for a deal's result. Every number and the way the deal ended come from the server's
- * result (`termination`, `winner`, `closed_by`, `resigned`, `game_points`); the table's options (`rules`)
- * only pick the sentence that names the rule behind the number. `names` are the seats' names,
- * `sides` each side's (a seat's, or two partners' together: winners and game points count sides).
+ * result (`termination`, `played_out`, `winner` and `game_points` per side, `closed_by`,
+ * `resigned`, `bid`); the table's options (`rules`) only pick the sentence that names the rule
+ * behind the number. `names` are the seats' names, `sides` each side's (a seat's, or two
+ * partners' together: winners and game points count sides).
  */
 export function why(r, names, rules, sides = names) {
   const winner = sides[r.winner];
   const closer = r.closed_by !== null && r.closed_by !== undefined ? names[r.closed_by] : winner;
   const who = r.termination === "resign" ? names[r.resigned] : winner;
   const bid = r.bid ? { bidder: names[r.bid.seat], level: r.bid.level } : {};
-  const lines = [t(TERMINATION_WHY[r.termination] || "why_reached_66", { name: who, closer, ...bid })];
-  const value = valueLine(r, sides, rules, closer);
-  if (value) lines.push(value);
+  const key = r.termination === "last_trick" && r.played_out ? "why_last_trick" : TERMINATION_WHY[r.termination];
+  const lines = [t(key || "why_reached_66", { name: who, closer, ...bid })];
+  lines.push(...valueLines(r, sides, rules, closer));
   return lines.join(" ");
 }
 
-function valueLine(r, names, rules, closer) {
-  const negative = r.game_points.findIndex((x) => x < 0);
+function valueLines(r, names, rules, closer) {
+  const points = r.game_points || [];
+  if (r.termination === "bid_made" || r.termination === "bid_failed") {
+    return points.flatMap((n, side) => {
+      if (n < 0) return [t("value_minus", { name: names[side], n: -n })];
+      if (n > 0 && side === r.winner && r.termination === "bid_made") return [t("value_bid_made", { n })];
+      return n > 0 ? [t("value_defenders", { name: names[side], n })] : [];
+    });
+  }
+  const negative = points.findIndex((x) => x < 0);
   if (negative >= 0) {
     const key = r.termination === "close_failed" ? "value_close_failed_minus" : "value_minus";
-    return t(key, { name: names[negative], closer, n: -r.game_points[negative] });
+    return [t(key, { name: names[negative], closer, n: -points[negative] })];
   }
-  const n = r.game_points[r.winner];
+  const n = points[r.winner];
   const name = names[r.winner];
-  if (!n) return null;
+  if (!n) return [];
+  const plain = () => t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}`);
   switch (r.termination) {
     case "close_failed":
-      if (rules.close_fail === "closer_value_min_2") return t("value_close_failed_value", { name, n, closer });
-      return t(n === 3 ? "value_close_failed_3" : "value_close_failed_2", { name, closer });
+      if (rules.close_fail === "closer_value_min_2") return [t("value_close_failed_value", { name, n, closer })];
+      return [t(n === 3 ? "value_close_failed_3" : "value_close_failed_2", { name, closer })];
     case "wrong_claim":
-      if (rules.wrong_claim === "claimer_value") return t("value_wrong_claim_value", { name, n });
-      return t(n === 3 ? "value_wrong_claim_3" : "value_wrong_claim_2", { name });
+      if (rules.wrong_claim === "claimer_value") return [t("value_wrong_claim_value", { name, n })];
+      return [t(n === 3 ? "value_wrong_claim_3" : "value_wrong_claim_2", { name })];
     case "closed":
-      return t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}_closed`);
+      return [t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}_closed`)];
     case "last_trick":
-      if (n === 1) return t("value_last_trick");
-    // falls through: the last trick's bonus took the winner to 66
+      // The server says whether the played-out rule gave the point or the last trick took the
+      // winner to 66 (then the deal is valued like any other).
+      return [r.played_out ? t("value_last_trick") : plain()];
     case "reached_66":
     case "claim":
-      return t(`value_${n}${n === 3 && rules.schwarz === "zero_points" ? "_zero" : ""}`);
+      return [plain()];
     default:
-      return null;
+      return [];
   }
 }
 
@@ -91,8 +103,7 @@ export function trickList(tricks, names) {
 export function dealSummary(r, names, rules, tricks, titleId = "dialog-title", seatSides = null) {
   // The side of each seat (partners share one); without it every seat is its own side.
   const sideOf = seatSides || names.map((_, seat) => seat);
-  const sides = [];
-  sideOf.forEach((side, seat) => (sides[side] = sides[side] ? `${sides[side]} & ${names[seat]}` : names[seat]));
+  const sides = sideNames({ sides: sideOf }, names);
   const row = (label, values) =>
     h("tr", {}, h("th", { scope: "row" }, label), values.map((x) => h("td", {}, String(x))));
   return [

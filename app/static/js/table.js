@@ -13,7 +13,7 @@ import { fold } from "./reducer.js";
 import { sound } from "./sounds.js";
 import { dealSummary } from "./summary.js";
 import { TableSocket } from "./socket.js";
-import { rememberCommitment } from "./verify.js";
+import { contribute, rememberCommitment } from "./verify.js";
 
 export function tablePage(root, tableId, navigate) {
   const params = new URLSearchParams(location.search);
@@ -327,7 +327,8 @@ export function tablePage(root, tableId, navigate) {
     }
     try {
       await identify(name);
-      const body = params.get("invite") ? { invite_code: params.get("invite") } : {};
+      const body = { contribution: contribute(tableId, state.table?.next_commitment) };
+      if (params.get("invite")) body.invite_code = params.get("invite");
       state.table = await call("POST", `/api/tables/${tableId}/join`, body);
       connect(); // greet again with the token, now as a seated player
     } catch (error) {
@@ -342,7 +343,7 @@ export function tablePage(root, tableId, navigate) {
 
   async function rematch() {
     try {
-      await call("POST", `/api/tables/${tableId}/rematch`);
+      await call("POST", `/api/tables/${tableId}/rematch`, { contribution: contribute(tableId, state.table?.next_commitment) });
     } catch (error) {
       if (error.code !== "match_live") toast(failure(error));
     }

@@ -1,5 +1,8 @@
 // "Verify this match" (/history/{id}/verify): re-deals every deal of a finished match in the
-// browser from its published seeds (docs/fairness.md) and checks, deal by deal, the seed, the
+// browser from its published seeds (docs/fairness.md). It first checks the match seed: the server
+// seed against the commitment published before anyone contributed (and the one this browser saw
+// when it sent its own contribution), the computer players' parts, this browser's own part, and
+// the match seed made of them all. Then, deal by deal, the seed, the
 // commitment (also against the ones this browser saw while the match was played), the dealer,
 // both hands, the turned trump card and every card drawn from the stock, and that every card
 // played was in its player's hand.
@@ -8,9 +11,57 @@ import { call } from "./api.js";
 import { h, mount } from "./dom.js";
 import { failure } from "./errors.js";
 import { t } from "./i18n.js";
-import { commitment, dealSeed, dealt, firstDealer, shuffled } from "./fairness.js";
+import { MISSING, botContribution, commitment, dealSeed, dealt, firstDealer, matchSeed, randomContribution, shuffled } from "./fairness.js";
 
 const SEEN = "talon.commitments";
+const SENT = "talon.contributions";
+
+/** A fresh contribution for table `tableId`, remembered with the commitment to the server's
+ *  seed this browser saw before sending it (null when it saw none: a table opened with it). */
+export function contribute(tableId, seenCommitment) {
+  const value = randomContribution();
+  try {
+    const all = JSON.parse(localStorage.getItem(SENT) || "{}");
+    all[value] = { table: tableId || null, commitment: seenCommitment || null };
+    const values = Object.keys(all);
+    if (values.length > 100) delete all[values[0]]; // keep the newest only
+    localStorage.setItem(SENT, JSON.stringify(all));
+  } catch {
+    // storage full or refused: the contribution counts all the same
+  }
+  return value;
+}
+
+function sentContributions() {
+  try {
+    return JSON.parse(localStorage.getItem(SENT) || "{}");
+  } catch {
+    return {};
+  }
+}
+
+/** The checks of the match seed: {name: true/false/null}; null where there is nothing to check
+ *  (a match older than contributions, no computer player, nothing sent from this browser). */
+export function verifySeed(replay) {
+  if (!replay.server_seed || !replay.contributions) {
+    return { server_commitment: null, seen_commitment: null, bots: null, yours: null, match_seed: null };
+  }
+  const parts = replay.contributions;
+  const sent = sentContributions();
+  const mine = parts.filter((p) => p.source === "player" && sent[p.value]);
+  const seenBefore = mine.map((p) => sent[p.value].commitment).filter(Boolean);
+  const derived = parts.filter((p) => p.source !== "player");
+  return {
+    server_commitment: commitment(replay.server_seed) === replay.server_commitment,
+    seen_commitment: seenBefore.length ? seenBefore.every((c) => c === replay.server_commitment) : null,
+    bots: derived.length
+      ? derived.every((p) => p.value === (p.source === "bot" ? botContribution(replay.server_seed, p.seat) : MISSING))
+      : null,
+    yours: mine.length ? true : null,
+    match_seed:
+      parts.every((p, i) => p.seat === i) && matchSeed(replay.server_seed, parts.map((p) => p.value)) === replay.seed,
+  };
+}
 
 /** Remember a deal's commitment as it was published to this browser during the match. */
 export function rememberCommitment(matchId, dealNo, value) {
@@ -93,23 +144,26 @@ export function verifyMatch(replay) {
 }
 
 const COLUMNS = ["seed", "commitment", "seen", "dealer", "hands", "trump", "draws", "plays"];
+const SEED_CHECKS = ["server_commitment", "seen_commitment", "bots", "yours", "match_seed"];
 
 export function verifyPage(root, matchId) {
   let rows = null;
+  let seedChecks = null;
   let problem = null;
 
   async function load() {
     try {
       const replay = await call("GET", `/api/matches/${matchId}/replay`);
       rows = verifyMatch(replay);
+      seedChecks = verifySeed(replay);
     } catch (error) {
       problem = failure(error);
     }
     render();
   }
 
-  function mark(value) {
-    if (value === null) return h("td", { class: "check none", title: t("verify_not_seen") }, "–");
+  function mark(value, none = "verify_not_seen") {
+    if (value === null) return h("td", { class: "check none", title: t(none) }, "–");
     return h("td", { class: `check ${value ? "ok" : "bad"}` }, value ? "✓" : "✗");
   }
 
@@ -123,7 +177,9 @@ export function verifyPage(root, matchId) {
       mount(root, h("p", { class: "loading" }, t("loading")));
       return;
     }
-    const ok = rows.every((r) => Object.values(r.checks).every((x) => x !== false));
+    const ok =
+      rows.every((r) => Object.values(r.checks).every((x) => x !== false)) &&
+      Object.values(seedChecks).every((x) => x !== false);
     mount(
       root,
       h(
@@ -132,6 +188,17 @@ export function verifyPage(root, matchId) {
         h("h1", {}, t("verify_title")),
         h("p", {}, t("verify_intro")),
         h("p", { class: `verdict ${ok ? "ok" : "bad"}`, "data-testid": "verdict", dataset: { ok: String(ok) }, role: "status" }, t(ok ? "verify_ok" : "verify_bad")),
+        h("h2", {}, t("verify_seed_title")),
+        h(
+          "table",
+          { class: "summary verify-seed", "data-testid": "verify-seed" },
+          h(
+            "tbody",
+            {},
+            SEED_CHECKS.map((c) => h("tr", { dataset: { check: c } }, h("th", { scope: "row" }, t(`verify_${c}`)), mark(seedChecks[c], "verify_nothing"))),
+          ),
+        ),
+        h("h2", {}, t("verify_deals_title")),
         h(
           "table",
           { class: "summary verify-table" },
