@@ -25,6 +25,7 @@ from app.api.schemas import (
     PlayerOut,
     PlayerUpdate,
     Profile,
+    YourTables,
 )
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -48,6 +49,14 @@ async def create_player(
 async def who_am_i(player: PlayerDep) -> PlayerOut:
     """The player the bearer token belongs to."""
     return PlayerOut(id=player.id, name=player.name, handle=player.handle)
+
+
+@router.get("/me/tables", response_model=YourTables, responses={401: {"model": ErrorBody}})
+async def your_tables(player: PlayerDep, tables: TablesDep) -> Any:
+    """The tables waiting or under way where you hold a seat (private and computer tables
+    included), newest first, with your seat and whose move it is: the way back to any of
+    them."""
+    return {"tables": await tables.tables_of(player)}
 
 
 @router.patch(

@@ -222,6 +222,19 @@ class TableList(BaseModel):
     tables: list[TableOut]
 
 
+class YourTable(TableOut):
+    """One of the caller's own tables."""
+
+    seat: int = Field(description="The caller's seat.")
+    to_move: int | None = Field(description="The seat whose move it is (null: nobody's).")
+
+
+class YourTables(BaseModel):
+    """``GET /api/players/me/tables``."""
+
+    tables: list[YourTable]
+
+
 class MatchPlayer(BaseModel):
     """Who played a seat."""
 

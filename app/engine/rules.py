@@ -192,7 +192,11 @@ class Rules:
         >>> preset("four-hand").seat_sides()
         [0, 1, 0, 1]
         """
-        return [seat % 2 if self.partners else seat for seat in range(self.players)]
+        return [self.side_of(seat) for seat in range(self.players)]
+
+    def side_of(self, seat: int) -> int:
+        """The side ``seat`` plays for: ``seat % 2`` with partners, else the seat itself."""
+        return seat % 2 if self.partners else seat
 
     @property
     def has_stock(self) -> bool:

@@ -258,8 +258,8 @@ class State:
         return self.rules.sides
 
     def side_of(self, seat: int) -> int:
-        """The side ``seat`` plays for: ``seat % 2`` with partners, else the seat itself."""
-        return seat % 2 if self.rules.partners else seat
+        """The side ``seat`` plays for (``Rules.side_of``)."""
+        return self.rules.side_of(seat)
 
     def members(self, side: int) -> tuple[int, ...]:
         """The seats of ``side``."""

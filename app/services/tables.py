@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 VISIBILITIES = ("public", "private")
 HISTORIES = ("after_match", "never")
 LISTABLE = ("open", "live")
+YOUR_TABLES = 50
+"""How many of a player's own open and live tables ``tables_of`` lists."""
 # A new match: its id, its first state and the commitment to the next match's server seed.
 Started = tuple[int, State, str]
 
@@ -445,6 +447,36 @@ class TableService:
             listed = await table_store.list_tables(session, status, watchable=status == "live")
             seats = await table_store.seats_of(session, [t.id for t in listed])
         return [self.table_json(stored_table(t, seats[t.id]), player_id) for t in listed]
+
+    async def tables_of(self, player: Player) -> list[dict[str, Any]]:
+        """The tables waiting or under way where ``player`` holds a seat (private and computer
+        tables included), newest first, each with the player's ``seat`` and the seat whose move
+        it is (``to_move``, None when nobody is to move)."""
+        async with self.sessions() as session:
+            rows = await table_store.tables_of(session, player.id, YOUR_TABLES)
+            seats = await table_store.seats_of(session, [row.id for row in rows])
+            listed = []
+            for row in rows:
+                table = stored_table(row, seats[row.id])
+                info = self.table_json(table, player.id)
+                info["seat"] = next(
+                    seat for seat, holder in table.seats.items() if holder.player_id == player.id
+                )
+                info["to_move"] = await self._to_move(session, table)
+                listed.append(info)
+        return listed
+
+    async def _to_move(self, session: AsyncSession, table: StoredTable) -> int | None:
+        """Whose move it is at a live table: from memory when the table is loaded, else from
+        its log (read only: nothing is kept)."""
+        if table.status != "live":
+            return None
+        loaded = self._authorities.get(table.table_id)
+        if loaded is not None:
+            state = loaded.state
+        else:
+            state = (await load_snapshot(session, table.table_id, keep=0)).state
+        return None if state is None or state.match_over else state.to_move
 
     async def get_table(self, table_id: str, player_id: str | None) -> dict[str, Any]:
         """One table, from its store rows (its match is not loaded for this)."""

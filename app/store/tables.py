@@ -66,6 +66,19 @@ async def open_tables_of(session: AsyncSession, player_id: str) -> list[str]:
     return list(await session.scalars(query))
 
 
+async def tables_of(session: AsyncSession, player_id: str, limit: int) -> list[Table]:
+    """The tables waiting or under way where the player holds a seat (private ones too),
+    newest first."""
+    query = (
+        select(Table)
+        .join(TableSeat, TableSeat.table_id == Table.id)
+        .where(TableSeat.player_id == player_id, Table.status.in_(("open", "live")))
+        .order_by(Table.created_at.desc(), Table.id)
+        .limit(limit)
+    )
+    return list(await session.scalars(query))
+
+
 async def take_seat(session: AsyncSession, table_id: str, seat: int, player_id: str) -> None:
     """Seat a player (the unique constraints reject a taken seat or a second seat)."""
     session.add(TableSeat(table_id=table_id, seat=seat, player_id=player_id))

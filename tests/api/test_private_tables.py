@@ -129,3 +129,22 @@ async def test_only_a_private_table_can_keep_its_matches_unlisted(api: Api) -> N
         "POST", "/api/tables", anna["token"], status=422, json={"history": "never"}
     )
     assert body["error"]["code"] == "bad_history"
+
+
+async def test_a_player_gets_back_to_its_private_tables_and_nobody_else_sees_them(
+    api: Api, server: str
+) -> None:
+    """``GET /api/players/me/tables``: the way back to a private table, never someone else's."""
+    table, (anna, bela) = await private_match(api)
+    carla = await api.player("Carla")
+    _, welcome = await Client.open(server, table["id"], anna["token"])
+
+    mine = await api.call("GET", "/api/players/me/tables", anna["token"])
+    theirs = await api.call("GET", "/api/players/me/tables", carla["token"])
+    nobody = await api.call("GET", "/api/players/me/tables", status=401)
+
+    (listed,) = mine["tables"]
+    assert listed["id"] == table["id"] and listed["invite_code"] == table["invite_code"]
+    assert listed["seat"] == 0 and listed["to_move"] == welcome["view"]["to_move"]
+    assert theirs == {"tables": []}
+    assert nobody["error"]["code"] == "missing_token"

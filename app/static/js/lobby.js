@@ -17,6 +17,7 @@ const RULE_ANCHORS = { variant: "variants", target: "option-target", claim: "opt
 export function lobbyPage(root, navigate) {
   let open = null;
   let live = null;
+  let yours = []; // the tables where this player holds a seat: the way back to each
   let editing = !me();
   let timer = null;
   let alive = true;
@@ -64,13 +65,15 @@ export function lobbyPage(root, navigate) {
   async function refresh() {
     if (!alive) return;
     try {
-      const [o, l] = await Promise.all([
+      const [o, l, y] = await Promise.all([
         call("GET", "/api/tables?status=open"),
         call("GET", "/api/tables?status=live"),
+        me() ? call("GET", "/api/players/me/tables").catch(() => null) : null,
       ]);
       if (!alive) return;
       open = o.tables;
       live = l.tables;
+      yours = y ? y.tables : [];
       render();
     } catch {
       if (alive) toast(t("offline"));
@@ -247,6 +250,40 @@ export function lobbyPage(root, navigate) {
     );
   }
 
+  /** One of the player's own tables: who sits there, whose move it is, and the way back. */
+  function yourRow(table) {
+    const others = table.seats.filter((s) => s.seat !== table.seat).map(seatName).filter(Boolean);
+    const yourMove = table.to_move === table.seat;
+    const state =
+      table.status === "open"
+        ? t("waiting_for_players")
+        : yourMove
+          ? t("your_move")
+          : table.to_move !== null
+            ? t("their_turn", { name: seatName(table.seats[table.to_move]) || "?" })
+            : null;
+    return h(
+      "li",
+      { class: `table-row${yourMove ? " your-move" : ""}`, dataset: { table: table.id } },
+      h(
+        "div",
+        {},
+        h("strong", {}, others.length ? others.join(" · ") : t(`variant_${table.variant}`)),
+        h("small", {}, [t(`variant_${table.variant}`), state].filter(Boolean).join(" · ")),
+      ),
+      h("a", { class: `button small${yourMove ? " primary" : ""}`, href: `/t/${table.id}`, "data-link": true }, t("open_table")),
+    );
+  }
+
+  function yourList() {
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "yours-title", "data-testid": "your-games" },
+      h("h2", { id: "yours-title" }, t("your_games")),
+      h("ul", { class: "tables yours" }, yours.map(yourRow)),
+    );
+  }
+
   function list(title, tables, kind, empty) {
     return h(
       "section",
@@ -278,6 +315,7 @@ export function lobbyPage(root, navigate) {
         h(
           "div",
           { class: "lobby-right" },
+          yours.length ? yourList() : null,
           list(t("open_tables"), open, "open", t("no_open_tables")),
           list(t("live_tables"), live, "live", t("no_live_tables")),
         ),

@@ -351,8 +351,17 @@ export function tablePage(root, tableId, navigate) {
 
   // -- drawing ------------------------------------------------------------------------
 
+  // The tab's title says when it is this player's move, so a player in another tab sees it.
+  const pageTitle = document.title;
+  function tabTitle() {
+    const v = state.view;
+    const yourMove = v && !v.match_over && state.seat !== null && state.seat !== undefined && v.to_move === state.seat;
+    document.title = yourMove ? t("your_move_title") : pageTitle;
+  }
+
   function render() {
     if (!alive) return;
+    tabTitle();
     const focused = document.activeElement?.closest?.(".hand.mine .card")?.dataset.card;
     if (state.missing) {
       mount(root, h("section", { class: "panel narrow" }, h("h1", {}, t("not_found")), lobbyLink()));
@@ -785,6 +794,7 @@ export function tablePage(root, tableId, navigate) {
       clearTimeout(peekTimer);
       if (socket) socket.stop();
       banner(null);
+      document.title = pageTitle;
     },
   };
 }
