@@ -135,9 +135,10 @@ async def test_a_player_gets_back_to_its_private_tables_and_nobody_else_sees_the
     api: Api, server: str
 ) -> None:
     """``GET /api/players/me/tables``: the way back to a private table, never someone else's."""
-    table, (anna, bela) = await private_match(api)
+    table, (anna, _) = await private_match(api)
     carla = await api.player("Carla")
-    _, welcome = await Client.open(server, table["id"], anna["token"])
+    client, welcome = await Client.open(server, table["id"], anna["token"])
+    await client.close()
 
     mine = await api.call("GET", "/api/players/me/tables", anna["token"])
     theirs = await api.call("GET", "/api/players/me/tables", carla["token"])
