@@ -71,6 +71,13 @@ class Settings(BaseSettings):
     bot_budget: float = Field(default=0.15, gt=0, le=5)
     bot_workers: int = Field(default=1, ge=0, le=64)
 
+    # Analysis of finished matches (app/services/analysis.py): how many a player may ask for
+    # an hour, how many may wait in a worker's queue, and the worlds the search samples per
+    # decision. It runs in one more bot worker process (a thread with BOT_WORKERS=0).
+    analyses_per_hour: int = Field(default=10, ge=0)
+    analysis_queue: int = Field(default=100, ge=1)
+    analysis_worlds: int = Field(default=24, ge=1, le=1000)
+
     # /metrics (Prometheus) and /openapi.json with the /docs page are off on the app port
     # unless turned on (app/api/docs.py says why the docs page stays off in production).
     expose_metrics: bool = False

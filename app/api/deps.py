@@ -9,6 +9,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.services import Services
 from app.services.accounts import AccountService
+from app.services.analysis import AnalysisService
 from app.services.errors import Unauthorized
 from app.services.history import HistoryService
 from app.services.passkeys import PasskeyService
@@ -43,6 +44,11 @@ def get_accounts(request: Request) -> AccountService:
 def get_profiles(request: Request) -> ProfileService:
     """Profiles and the leaderboard."""
     return get_services(request).profiles
+
+
+def get_analysis(request: Request) -> AnalysisService:
+    """Analyses of finished matches: ask for one, read it."""
+    return get_services(request).analysis
 
 
 def get_passkeys(request: Request) -> PasskeyService:
@@ -86,6 +92,7 @@ HistoryDep = Annotated[HistoryService, Depends(get_history)]
 AccountsDep = Annotated[AccountService, Depends(get_accounts)]
 ProfilesDep = Annotated[ProfileService, Depends(get_profiles)]
 PasskeysDep = Annotated[PasskeyService, Depends(get_passkeys)]
+AnalysisDep = Annotated[AnalysisService, Depends(get_analysis)]
 PlayerDep = Annotated[Player, Depends(current_player)]
 MaybePlayerDep = Annotated[Player | None, Depends(optional_player)]
 ViewerIdDep = Annotated[str | None, Depends(optional_player_id)]

@@ -7,8 +7,16 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
 
-from app.api.deps import OPTIONAL_TOKEN, HistoryDep, ViewerIdDep
-from app.api.schemas import ErrorBody, MatchLog, MatchOut, MatchPage, MatchReplay
+from app.api.deps import OPTIONAL_TOKEN, AnalysisDep, HistoryDep, PlayerDep, ViewerIdDep
+from app.api.schemas import (
+    AnalysisAsked,
+    ErrorBody,
+    MatchAnalysis,
+    MatchLog,
+    MatchOut,
+    MatchPage,
+    MatchReplay,
+)
 from app.store.matches import MatchFilter
 
 # Match ids are 32-bit integers in the store: a larger number is no match, not a database error.
@@ -88,3 +96,24 @@ async def match_log(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep)
 async def match_replay(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
     """Every step of a finished match with all hands open; 409 ``match_live`` while it runs."""
     return await history.replay(match_id, viewer)
+
+
+@router.get("/{match_id}/analysis", response_model=MatchAnalysis, **FINISHED_ONLY)
+async def match_analysis(match_id: MatchId, analysis: AnalysisDep, viewer: ViewerIdDep) -> Any:
+    """The advice on every decision of a finished match, once computed: what the hard bot's
+    search would have played from that seat's view and what the move played cost in expected
+    game points. 404 ``analysis_not_found`` until computed, 409 ``match_live`` while it runs."""
+    return await analysis.get(match_id, viewer)
+
+
+@router.post(
+    "/{match_id}/analysis",
+    status_code=202,
+    response_model=AnalysisAsked,
+    responses={409: {"model": ErrorBody}, 429: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+)
+async def ask_for_analysis(match_id: MatchId, analysis: AnalysisDep, player: PlayerDep) -> Any:
+    """Ask for a finished match's analysis (once per match; a limit per player an hour); it is
+    computed in the background. 409 ``match_live``, 429 ``too_many_analyses``, 503
+    ``analysis_busy``."""
+    return await analysis.request(player, match_id)

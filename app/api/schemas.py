@@ -222,6 +222,31 @@ class TableList(BaseModel):
     tables: list[TableOut]
 
 
+class AnalysedMove(BaseModel):
+    """The advice on one decision of a finished match."""
+
+    version: int = Field(description="The version the move made.")
+    seat: int
+    played: dict[str, Any]
+    best: dict[str, Any] = Field(description="What the hard bot's search would have played.")
+    lost: float = Field(description="Expected game points the move cost against the best one.")
+    mark: Literal["inaccuracy", "mistake", "blunder"] | None
+
+
+class MatchAnalysis(BaseModel):
+    """``GET /api/matches/{id}/analysis``."""
+
+    match_id: int
+    moves: list[AnalysedMove]
+
+
+class AnalysisAsked(BaseModel):
+    """``POST /api/matches/{id}/analysis``: how the match's analysis stands."""
+
+    match_id: int
+    status: Literal["queued", "running", "done", "failed"]
+
+
 class YourTable(TableOut):
     """One of the caller's own tables."""
 
@@ -261,6 +286,11 @@ class MatchOut(BaseModel):
     )
     started_at: str
     finished_at: str | None
+    analysis: Literal["queued", "running", "done", "failed"] | None = Field(
+        default=None,
+        description="How the match's analysis stands (null: nobody asked for one; shown on "
+        "one match's record, not in lists).",
+    )
     server_commitment: str | None = Field(
         description="SHA-256 of the server seed the match seed was made of, as the table "
         "published it before the match (null for matches older than contributions)."

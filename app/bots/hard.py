@@ -11,6 +11,7 @@ worlds and takes the option that does best on average.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -63,8 +64,29 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
     return legal[best]
 
 
+def action_values(
+    view: dict[str, Any], rng: random.Random, worlds: int, win_weight: float = WIN_WEIGHT
+) -> list[float]:
+    """What each of ``view["legal"]`` is worth to the mover, by the hard bot's own search but
+    with a fixed amount of work instead of a clock (every playout round, or ``worlds`` solved
+    worlds; ``worlds`` sampled worlds at other tables): the same view and the same ``rng``
+    give the same values. A value is the mean game-point margin (plus ``win_weight`` for a
+    deal won)."""
+    if not counts_in_bits(view):
+        return sampling.action_values(view, rng, worlds, win_weight)
+    legal: list[dict[str, Any]] = list(view["legal"])
+    k = Knowledge.from_view(view)
+    if k.stock_open:
+        return _playout_values(k, legal, rng, math.inf, win_weight)
+    return _solved_values(k, legal, rng, math.inf, win_weight, worlds)
+
+
 def _playout_values(
-    k: Knowledge, legal: list[dict[str, Any]], rng: random.Random, deadline: float
+    k: Knowledge,
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+    deadline: float,
+    win_weight: float = WIN_WEIGHT,
 ) -> list[float]:
     """Mean margin (plus weighted win rate) of each legal action over sampled worlds and greedy
     playouts, played in rounds: the first round always, then more worlds while the time
@@ -80,7 +102,7 @@ def _playout_values(
         start = time.perf_counter()
         if rows_done and start + seconds / rows_done * round_worlds * per_world > deadline:
             break
-        totals += _playout_round(k, columns, round_worlds, rng, np_rng)
+        totals += _playout_round(k, columns, round_worlds, rng, np_rng, win_weight)
         seconds += time.perf_counter() - start
         rows_done += round_worlds * per_world
         worlds_done += round_worlds
@@ -93,6 +115,7 @@ def _playout_round(
     count: int,
     rng: random.Random,
     np_rng: np.random.Generator,
+    win_weight: float,
 ) -> np.ndarray:
     """Summed margin plus wins of each option over ``count`` new worlds."""
     worlds = sample_positions(k, count, rng)
@@ -104,18 +127,24 @@ def _playout_round(
     outcome = play_out(batch, rng=np_rng, first=first, greedy_noise=GREEDY_NOISE)
     margin = outcome.margin(k.seat).reshape(len(columns), per_action)
     wins = (outcome.winner == k.seat).reshape(len(columns), per_action)
-    values: np.ndarray = margin.sum(axis=1) + WIN_WEIGHT * wins.sum(axis=1)
+    values: np.ndarray = margin.sum(axis=1) + win_weight * wins.sum(axis=1)
     return values
 
 
 def _solved_values(
-    k: Knowledge, legal: list[dict[str, Any]], rng: random.Random, deadline: float
+    k: Knowledge,
+    legal: list[dict[str, Any]],
+    rng: random.Random,
+    deadline: float,
+    win_weight: float = WIN_WEIGHT,
+    worlds: int = MAX_SOLVED_WORLDS,
 ) -> list[float]:
     """Mean exact margin of each legal action: one world if all is known, else a sample."""
     columns = [option_column(a) for a in legal]
     totals = [0.0] * len(legal)
-    count = 1 if k.all_known else MAX_SOLVED_WORLDS
+    count = 1 if k.all_known else worlds
     slowest = 0.0
+    solved = 0
     for n, world in enumerate(sample_positions(k, count, rng)):
         start = time.perf_counter()
         if n and start + slowest > deadline:
@@ -123,6 +152,7 @@ def _solved_values(
         solver = Solver(k.table, world, k.seat)
         for i, column in enumerate(columns):
             margin = solver.value_after(column)
-            totals[i] += margin + WIN_WEIGHT * (margin > 0)
+            totals[i] += margin + win_weight * (margin > 0)
         slowest = max(slowest, time.perf_counter() - start)
-    return totals
+        solved += 1
+    return [total / max(solved, 1) for total in totals]

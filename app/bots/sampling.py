@@ -11,6 +11,7 @@ the level whose expected game points are highest (or passes when none is above z
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -48,12 +49,46 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
         return legal[0].to_json()
     seen = Seen.from_view(view)
     if view["bidding"]:
-        return _bid(seen, legal, rng, deadline).to_json()
+        values = _bid_values(seen, legal, rng, deadline, MAX_WORLDS)
+    else:
+        prior = legal.index(decide(picture_of_seen(seen, seen.world(rng)), legal))
+        values = _play_values(seen, legal, rng, deadline, cutoff, MAX_WORLDS, WIN_WEIGHT, prior)
+    # Ties go to passing in the auction (a bid expected to break even is not worth its risk).
+    best = max(range(len(legal)), key=lambda i: (values[i], legal[i].type == "pass", -i))
+    return legal[best].to_json()
+
+
+def action_values(
+    view: dict[str, Any], rng: random.Random, worlds: int, win_weight: float = WIN_WEIGHT
+) -> list[float]:
+    """What each of ``view["legal"]`` is worth to the mover's side, over exactly ``worlds``
+    sampled worlds and no clock: the same view and the same ``rng`` give the same values. In
+    play: the mean game-point margin over the best other side (plus ``win_weight`` for a deal
+    won); in the four-hand auction: the expected game points of each bid (0 for passing)."""
+    legal = [Action.from_json(a) for a in view["legal"]]
+    seen = Seen.from_view(view)
+    if view["bidding"]:
+        return _bid_values(seen, legal, rng, math.inf, worlds)
+    return _play_values(seen, legal, rng, math.inf, math.inf, worlds, win_weight, None)
+
+
+def _play_values(
+    seen: Seen,
+    legal: list[Action],
+    rng: random.Random,
+    deadline: float,
+    cutoff: float,
+    max_worlds: int,
+    win_weight: float,
+    prior: int | None,
+) -> list[float]:
+    """Mean value of each action over sampled worlds, each played out by the rules-based
+    policy, until ``deadline`` (at least one world) or ``max_worlds``; ``prior`` gets the
+    policy's bonus."""
     totals = [0.0] * len(legal)
-    prior = legal.index(decide(picture_of_seen(seen, seen.world(rng)), legal))
     worlds = 0
     slowest = 0.0
-    while worlds < MAX_WORLDS:
+    while worlds < max_worlds:
         begun = time.perf_counter()
         if worlds >= MIN_WORLDS and begun + slowest > deadline:
             break
@@ -63,36 +98,35 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
             if worlds and time.perf_counter() > cutoff:
                 break  # a world cut short is not counted
             after, _ = apply(world, action)
-            values.append(_value(play_out(after), seen.seat))
+            values.append(_value(play_out(after), seen.seat, win_weight))
         if len(values) < len(legal):
             break
         totals = [t + v for t, v in zip(totals, values, strict=True)]
-        totals[prior] += POLICY_PRIOR
+        if prior is not None:
+            totals[prior] += POLICY_PRIOR
         worlds += 1
         slowest = max(slowest, time.perf_counter() - begun)
-    best = max(range(len(legal)), key=lambda i: (totals[i], -i))
-    return legal[best].to_json()
+    return [t / max(worlds, 1) for t in totals]
 
 
-def _value(end: State, seat: int) -> float:
+def _value(end: State, seat: int, win_weight: float) -> float:
     """The seat's side's margin in game points over the best other side, plus the win weight."""
     result = end.deal_results[-1]
     side = end.side_of(seat)
     others = [p for s, p in enumerate(result.game_points) if s != side]
     margin = result.game_points[side] - max(others)
     lead = end.side_score(side) - max(end.side_score(s) for s in range(end.sides) if s != side)
-    return margin + WIN_WEIGHT * (result.winner == side) + SCORE_WEIGHT * lead
+    return margin + win_weight * (result.winner == side) + SCORE_WEIGHT * lead
 
 
-def _bid(seen: Seen, legal: list[Action], rng: random.Random, deadline: float) -> Action:
-    """Play the hand out as the bidder in sampled worlds; bid the level worth most."""
-    levels = [a.level for a in legal if a.type == "bid" and a.level is not None and a.level < LUNA]
-    passing = next(a for a in legal if a.type == "pass")
-    if not levels:
-        return passing
+def _bid_values(
+    seen: Seen, legal: list[Action], rng: random.Random, deadline: float, max_worlds: int
+) -> list[float]:
+    """Play the hand out as the bidder in sampled worlds; each level L (below the Luna) is
+    worth L x (2 P(made) - 1), passing 0, and the Luna is never bid (-L)."""
     reached: list[int] = []
     slowest = 0.0
-    while len(reached) < MAX_WORLDS:
+    while len(reached) < max_worlds:
         begun = time.perf_counter()
         if len(reached) >= MIN_WORLDS and begun + slowest > deadline:
             break
@@ -101,10 +135,14 @@ def _bid(seen: Seen, legal: list[Action], rng: random.Random, deadline: float) -
         end = play_out(world)
         reached.append(end.side_score(end.side_of(seen.seat)))
         slowest = max(slowest, time.perf_counter() - begun)
-    best_value, best = 0.0, passing
-    for level in levels:
-        made = sum(points >= bid_target(level) for points in reached) / len(reached)
-        value = level * (2 * made - 1)
-        if value > best_value:
-            best_value, best = value, next(a for a in legal if a.level == level)
-    return best
+    values = []
+    for action in legal:
+        level = action.level if action.type == "bid" else None
+        if level is None:
+            values.append(0.0)
+        elif level >= LUNA:
+            values.append(-float(level))
+        else:
+            made = sum(points >= bid_target(level) for points in reached) / len(reached)
+            values.append(level * (2 * made - 1))
+    return values

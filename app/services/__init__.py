@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.services import metrics
 from app.services.accounts import AccountService
+from app.services.analysis import AnalysisService
 from app.services.bots import BotSeats, process_pool
 from app.services.bus import RedisBus
 from app.services.committer import Committer
@@ -41,6 +42,7 @@ class Services:
     accounts: AccountService
     profiles: ProfileService
     passkeys: PasskeyService
+    analysis: AnalysisService
     bus: RedisBus | None = None
     sync_interval: float = 2.0
     _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -79,24 +81,38 @@ class Services:
             bus = RedisBus(settings.redis_url, tables.on_bus_message, tables.check_all)
             tables.bus = bus
         metrics.watch(hub.total, tables.live_count)
+        history = HistoryService(sessions, settings.history_page_max)
+        analysis = AnalysisService(
+            sessions,
+            history,
+            (lambda: process_pool(1))
+            if workers
+            else (lambda: ThreadPoolExecutor(1, thread_name_prefix="analysis")),
+            per_hour=settings.analyses_per_hour,
+            queue_size=settings.analysis_queue,
+            worlds=settings.analysis_worlds,
+        )
         return cls(
             engine=engine,
             hub=hub,
             committer=committer,
             tables=tables,
-            history=HistoryService(sessions, settings.history_page_max),
+            history=history,
             bots=bots,
             accounts=AccountService(sessions),
             profiles=ProfileService(
                 sessions, settings.leaderboard_min_matches, settings.history_page_max
             ),
             passkeys=PasskeyService(sessions, RelyingParty.from_settings(settings)),
+            analysis=analysis,
             bus=bus,
             sync_interval=settings.sync_interval,
         )
 
     async def start(self) -> int:
-        """Rebuild every live table from its log; how many were rebuilt."""
+        """Rebuild every live table from its log; how many were rebuilt. Analyses left
+        unfinished are queued again."""
+        await self.analysis.start()
         self._evicter = asyncio.get_running_loop().create_task(self.tables.evict_periodically())
         if self.bus is not None:
             await self.bus.start()
@@ -117,6 +133,7 @@ class Services:
     async def close(self) -> None:
         """Stop the bots, the bus and the committer and release the database connections."""
         await self.bots.close()
+        await self.analysis.close()
         for task in (self._watcher, self._evicter):
             if task is not None:
                 task.cancel()

@@ -24,6 +24,7 @@ from app.services.fairness import commitment_of
 from app.services.replay import replay_steps
 from app.services.rules import stored_rules
 from app.store import Match
+from app.store import analyses as analysis_store
 from app.store import matches as match_store
 from app.store.db import AsyncSession
 from app.store.matches import MatchFilter
@@ -116,7 +117,8 @@ class HistoryService:
         async with self.sessions() as session:
             match = await self._find(session, match_id, viewer_id)
             seats = await match_store.seats_of_matches(session, [match_id])
-        return match_json(match, seats[match_id])
+            analysis = await analysis_store.get_analysis(session, match_id)
+        return {**match_json(match, seats[match_id]), "analysis": analysis and analysis.status}
 
     async def match_log(self, match_id: int, viewer_id: str | None = None) -> dict[str, Any]:
         """Seed and every action of a finished match; ``Conflict`` while it runs."""
@@ -126,7 +128,9 @@ class HistoryService:
                 raise Conflict("match_live", "The log is published once the match is over.")
             seats = await match_store.seats_of_matches(session, [match_id])
             rows = await match_store.actions_of_match(session, match_id)
+            analysis = await analysis_store.get_analysis(session, match_id)
         record = match_json(match, seats[match_id])
+        record["analysis"] = analysis and analysis.status
         record["seed"] = match.seed
         record["server_seed"] = match.server_seed
         record["contributions"] = match.contributions

@@ -303,3 +303,18 @@ class ChatSetting(Base):
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
     word_filter: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+
+class MatchAnalysis(Base):
+    """The analysis of a finished match, asked for once by a player: ``queued``, ``running``,
+    ``done`` (with ``moves``, the advice on each decision) or ``failed``."""
+
+    __tablename__ = "match_analyses"
+    __table_args__ = (Index("ix_match_analyses_requested_by", "requested_by", "requested_at"),)
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    requested_by: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    moves: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)

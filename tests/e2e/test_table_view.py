@@ -22,8 +22,24 @@ def anna_at_a_live_table(new_page: Any, server: Server, **size: int) -> Page:
     return take_seat(new_page("anna", **size), table, players[0])
 
 
+def assert_two_seats_face_each_other(page: Page) -> None:
+    """The other seat is drawn at the top of the felt, the stock and trick in the middle and
+    the bottom seat below them, each within the felt's width (not piled up at its foot)."""
+    felt = page.locator(".felt").bounding_box()
+    top = page.locator(".felt .seat-top").bounding_box()
+    middle = page.locator(".felt .middle").bounding_box()
+    bottom = page.locator(".felt .seat-bottom").bounding_box()
+    assert felt and top and middle and bottom
+    assert top["y"] + top["height"] <= middle["y"] + 1, (top, middle)
+    assert middle["y"] + middle["height"] <= bottom["y"] + 1, (middle, bottom)
+    assert top["y"] < felt["y"] + felt["height"] / 3, (top, felt)
+    for box in (top, middle, bottom):
+        assert felt["x"] <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"] + 1
+
+
 def test_the_turned_trump_card_s_rank_is_written_out(new_page: Any, server: Server) -> None:
     anna = anna_at_a_live_table(new_page, server, width=1366, height=768)
+    assert_two_seats_face_each_other(anna)
     turned = anna.locator(".pile [data-zone=trump]")
     code = turned.get_attribute("data-card") or ""
     rank = "10" if code[0] == "T" else code[0]
@@ -37,6 +53,7 @@ def test_the_turned_trump_card_s_rank_is_written_out(new_page: Any, server: Serv
     anna.set_viewport_size({"width": 390, "height": 844})
     expect(anna.get_by_test_id("trump-rank")).to_be_in_viewport(ratio=1)
     shot(anna, "trump-rank-phone", full_page=False)
+    assert_two_seats_face_each_other(anna)
     if code[0] in "QJ":
         anna.select_option("#language", "de")
         expect(anna.get_by_test_id("trump-rank")).to_have_text(
@@ -91,3 +108,4 @@ def test_the_replay_takes_arrow_keys_without_a_focused_control(
     expect(replay).to_have_attribute("data-frame", "2")
     anna.keyboard.press("ArrowLeft")
     expect(replay).to_have_attribute("data-frame", "1")
+    assert_two_seats_face_each_other(anna)

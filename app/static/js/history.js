@@ -132,6 +132,10 @@ export function replayPage(root, matchId) {
   let at = 0;
   let problem = null;
   let alive = true;
+  // The match's analysis (GET /api/matches/{id}/analysis): advice by the version a move made.
+  let advice = null;
+  let analysis = "none"; // "none", "queued" (computed in the background), "ready" or "failed"
+  let analysisTimer = null;
 
   async function load() {
     try {
@@ -141,12 +145,69 @@ export function replayPage(root, matchId) {
       problem = failure(error);
     }
     if (alive) render();
+    if (replay) follow(replay.analysis);
   }
 
   function names() {
     const out = [];
     for (const p of replay.players) out[p.seat] = p.name;
     return out;
+  }
+
+  // The match's record says how its analysis stands; the advice is fetched once it is done,
+  // and the record is looked at again every few seconds while it is being computed.
+  async function follow(status) {
+    clearTimeout(analysisTimer);
+    if (!alive) return;
+    try {
+      if (status === "done") {
+        const found = await call("GET", `/api/matches/${matchId}/analysis`);
+        advice = new Map(found.moves.map((move) => [move.version, move]));
+        analysis = "ready";
+      } else {
+        analysis = status === "queued" || status === "running" ? "queued" : status === "failed" ? "failed" : "none";
+      }
+    } catch {
+      analysis = "queued"; // offline for a moment: look again
+    }
+    if (analysis === "queued") analysisTimer = setTimeout(lookAgain, 3000);
+    if (alive) render();
+  }
+
+  async function lookAgain() {
+    try {
+      follow((await call("GET", `/api/matches/${matchId}`)).analysis);
+    } catch {
+      follow("queued");
+    }
+  }
+
+  async function askForAnalysis() {
+    try {
+      follow((await call("POST", `/api/matches/${matchId}/analysis`)).status);
+    } catch (error) {
+      toast(failure(error));
+    }
+  }
+
+  /** The advice on the move that led to this frame: its mark and what was better. */
+  function analysisPanel(frame) {
+    if (analysis === "none") {
+      return me() ? h("button", { class: "button small", type: "button", "data-action": "analyse", onclick: askForAnalysis }, t("analysis_ask")) : null;
+    }
+    if (analysis === "queued") return h("p", { class: "muted", "data-testid": "analysis-queued" }, t("analysis_queued"));
+    if (analysis === "failed") return h("p", { class: "muted" }, t("analysis_failed"));
+    const move = frame.caption ? null : advice.get(frame.step.version);
+    if (!move) return null;
+    const name = names()[move.seat];
+    const better = JSON.stringify(move.best) !== JSON.stringify(move.played);
+    return h(
+      "div",
+      { class: `analysis ${move.mark || "good"}`, "data-testid": "analysis-move" },
+      h("strong", {}, move.mark ? t(`mark_${move.mark}`) : t("analysis_good")),
+      move.mark ? h("span", {}, " ", t("analysis_lost", { n: move.lost })) : null,
+      better ? h("p", {}, t("analysis_best", { move: describe({ step: { action: move.best, seat: move.seat, events: [] } }), name })) : null,
+    );
   }
 
   function describe(frame) {
@@ -264,6 +325,7 @@ export function replayPage(root, matchId) {
             ),
             h("p", { class: "step-of" }, t("step_of", { i: at + 1, n: frames.length })),
             h("p", { class: "step-caption", "aria-live": "polite" }, describe(frame)),
+            analysisPanel(frame),
             frame.result ? h("div", { class: "replay-summary" }, dealSummary(frame.result, n, replay.rules, frame.tricks, "replay-deal", frame.view.sides)) : null,
           ),
         ),
@@ -278,6 +340,7 @@ export function replayPage(root, matchId) {
     render,
     leave() {
       alive = false;
+      clearTimeout(analysisTimer);
       document.removeEventListener("keydown", keys);
     },
   };

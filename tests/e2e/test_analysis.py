@@ -1,0 +1,48 @@
+"""The replay page asks for a finished match's analysis and shows the advice beside each move,
+to the player who asked and to anyone else who opens the replay."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import Server, shot
+from tests.e2e.drive import live_table, never, play, sit_as
+
+
+def step_to_advice(page: Page) -> None:
+    """Step through the replay until a move with advice is shown."""
+    advice = page.get_by_test_id("analysis-move")
+    for _ in range(12):
+        if advice.count():
+            return
+        page.keyboard.press("ArrowRight")
+    expect(advice).to_be_visible()
+
+
+def test_the_replay_shows_the_advice_on_each_move(new_page: Any, server: Server) -> None:
+    table, players = live_table(server.url, target=1)
+    play(server.url, table, players, random.Random(4), never)
+    match_id = httpx.get(f"{server.url}/api/tables/{table['id']}").json()["match_id"]
+
+    anna = new_page("anna")
+    sit_as(anna.context, players[0])
+    anna.goto(f"/history/{match_id}")
+    anna.click("[data-action=analyse]")
+    expect(anna.get_by_test_id("analysis-queued")).to_be_visible()
+    step_to_advice(anna)  # the page looks again until the analysis is stored
+    advice = anna.get_by_test_id("analysis-move")
+    expect(advice).to_contain_text(re.compile("A good move|Inaccuracy|Mistake|Blunder"))
+    shot(anna, "replay-analysis")
+
+    stranger = new_page("stranger", locale="de-DE")
+    stranger.goto(f"/history/{match_id}")
+    expect(stranger.locator(".replay-controls")).to_be_visible()
+    expect(stranger.locator("[data-action=analyse]")).to_have_count(0)  # already analysed
+    step_to_advice(stranger)
+    analysed = httpx.get(f"{server.url}/api/matches/{match_id}/analysis").json()
+    assert analysed["moves"], "the stored analysis has the moves the page shows"
