@@ -38,9 +38,7 @@ def other_hidden_cards(state: State, seat: int) -> State:
     card = next(c for c in state.hands[other] if c not in shown)
     hands = [list(hand) for hand in state.hands]
     stock = list(state.stock)
-    third = [
-        s for s in range(state.rules.players) if s not in (seat, other) and state.hands[s]
-    ]
+    third = [s for s in range(state.rules.players) if s not in (seat, other) and state.hands[s]]
     if len(stock) > 1:
         swapped, stock[0] = stock[0], card
     else:
