@@ -118,7 +118,13 @@ class Watch:
 
         page.on("console", console)
         page.on("pageerror", lambda error: self.note(f"{who}: uncaught: {error}"))
-        page.on("requestfailed", lambda r: self.note(f"{who}: failed request {r.url}"))
+        def failed(request: Any) -> None:
+            # A read the page dropped because it went to another page is no failure.
+            left = request.method == "GET" and request.failure == "net::ERR_ABORTED"
+            if not left:
+                self.note(f"{who}: failed request {request.url} ({request.failure})")
+
+        page.on("requestfailed", failed)
         page.on("response", response)
         page.set_default_timeout(TIMEOUT_MS)
         return page
