@@ -118,6 +118,7 @@ class Watch:
 
         page.on("console", console)
         page.on("pageerror", lambda error: self.note(f"{who}: uncaught: {error}"))
+
         def failed(request: Any) -> None:
             # A read the page dropped because it went to another page is no failure.
             left = request.method == "GET" and request.failure == "net::ERR_ABORTED"
