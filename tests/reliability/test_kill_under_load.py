@@ -1,8 +1,9 @@
 """SIGKILL the server while 50 tables play at full speed; restart it; every table finishes.
 
-Each table has both seats and a spectator connected to a real ``talon serve`` subprocess on
-SQLite and keeps one action in flight, as ``benchmarks/load.py`` does (the tables are set up
-with its code). Once 40 % of the planned moves are acknowledged the server is killed with
+Each table has every seat and a spectator connected to a real ``talon serve`` subprocess on
+SQLite and keeps one action in flight, as ``benchmarks/load.py`` does (the two-seat tables are
+set up with its code; a few tables of three and four play three-hand and four-hand, bidding
+included). Once 30 % of the planned moves are acknowledged the server is killed with
 SIGKILL, whatever it was doing; it is started again on the same database and port, and every
 client reconnects with ``since`` its own version and plays on. Then, for every table: every
 acknowledged action is in the stored log exactly once at its version, the log has no gap,
@@ -32,8 +33,11 @@ from tests.support import Client, FoldingViewer, free_port, pick
 pytestmark = pytest.mark.slow
 
 TABLES = 50
-TARGET = 7  # game points: about 100 moves a match
-KILL_AFTER = 0.4  # of the moves the tables are expected to play
+TARGET = 7  # game points: about 100 moves a two-seat match, more at three and four seats
+N_SEAT_TABLES = {"three-hand": 4, "four-hand": 4}  # of the 50, the others seat two
+LONGEST = 200
+"""Versions after which the mover resigns: random bidding can sink a four-hand side for ever."""
+KILL_AFTER = 0.3  # of the moves the tables are expected to play
 
 
 class ServerGone(Exception):
@@ -54,7 +58,7 @@ class Viewer(FoldingViewer):
 class Table:
     table_id: str
     match_id: int
-    viewers: list[Viewer]  # seat 0, seat 1, spectator
+    viewers: list[Viewer]  # every seat in order, then a spectator
     acked: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     reconnects: int = 0
 
@@ -92,11 +96,11 @@ async def play_table(run: Run, table: Table, rng: random.Random) -> None:
 
 
 async def one_move(run: Run, table: Table, rng: random.Random) -> None:
-    seats, everyone = table.viewers[:2], table.viewers
+    seats, everyone = table.viewers[:-1], table.viewers
     seat = everyone[0].view["to_move"]
     mover = seats[seat]
     assert mover.client is not None
-    action = pick(mover.view["legal"], rng)
+    action = pick(mover.view["legal"], rng) if mover.version < LONGEST else {"type": "resign"}
     target = mover.version + 1
     try:
         await mover.client.send(
@@ -122,6 +126,25 @@ async def one_move(run: Run, table: Table, rng: random.Random) -> None:
         await viewer.catch_up(target)
 
 
+async def set_up_n_seat_table(
+    http: httpx.AsyncClient, n: int, variant: str, seats: int
+) -> tuple[str, list[str]]:
+    """A live table of ``variant`` with ``seats`` players (match to ``TARGET``) and their
+    tokens in seat order."""
+    tokens = []
+    for seat in range(seats):
+        response = await http.post("/api/players", json={"name": f"{variant[:4]}{n}-{seat}"})
+        tokens.append(response.json()["token"])
+    body = {"variant": variant, "options": {"target": TARGET}}
+    headers = {"Authorization": f"Bearer {tokens[0]}"}
+    table = (await http.post("/api/tables", json=body, headers=headers)).json()
+    for seat in range(1, seats):
+        headers = {"Authorization": f"Bearer {tokens[seat]}"}
+        body = {"seat": seat}
+        await http.post(f"/api/tables/{table['id']}/join", json=body, headers=headers)
+    return table["id"], tokens
+
+
 async def test_sigkill_under_load_loses_no_acknowledged_action(tmp_path: Path) -> None:
     database = tmp_path / "talon.db"  # talon serve migrates it
     port = free_port()
@@ -131,13 +154,20 @@ async def test_sigkill_under_load_loses_no_acknowledged_action(tmp_path: Path) -
     with served(database, port, log) as first:
         await wait_healthy(base)
         async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
-            made = [await set_up_table(http, n, target=TARGET) for n in range(TABLES)]
+            made = [
+                await set_up_n_seat_table(http, n, variant, {"three-hand": 3}.get(variant, 4))
+                for variant, count in N_SEAT_TABLES.items()
+                for n in range(count)
+            ]
+            two_seats = TABLES - len(made)
+            made += [await set_up_table(http, n, target=TARGET) for n in range(two_seats)]
             details = [(await http.get(f"/api/tables/{t}")).json() for t, _ in made]
+        assert all(d["status"] == "live" for d in details)
         tables = [
-            Table(t, d["match_id"], [Viewer(tokens[0]), Viewer(tokens[1]), Viewer(None)])
+            Table(t, d["match_id"], [*(Viewer(token) for token in tokens), Viewer(None)])
             for (t, tokens), d in zip(made, details, strict=True)
         ]
-        # A match to 7 takes about 100 moves; kill once 40 % of that is acknowledged.
+        # A match to 7 takes about 100 moves; kill once 30 % of that is acknowledged.
         run = Run(base, planned_moves=TABLES * 100)
         players = asyncio.gather(*(play_table(run, t, random.Random(rng.random())) for t in tables))
         waiting = asyncio.ensure_future(run.killing.wait())
@@ -177,7 +207,8 @@ async def test_sigkill_under_load_loses_no_acknowledged_action(tmp_path: Path) -
         for entry in stored["actions"]:
             state, _ = apply(state, Action.from_json(entry["action"]), entry["seat"])
         assert state.match_over
-        for seat, viewer, fresh_view in zip((0, 1, None), table.viewers, views, strict=True):
+        seats = [*range(len(table.viewers) - 1), None]
+        for seat, viewer, fresh_view in zip(seats, table.viewers, views, strict=True):
             assert viewer.view == fresh_view == view(state, seat)
     assert not unhandled_errors(log.read_text(errors="replace"))
     stored_total = sum(len(stored["actions"]) for stored in logs)
