@@ -26,6 +26,8 @@ export function tablePage(root, tableId, navigate) {
     showLast: false,
     summary: null, // {result, game_points, tricks, match}
     confirmResign: false,
+    confirmLeave: false, // asked whether to resign and leave during play
+    leaving: false, // resigned to leave: the lobby once the match is over
     confirm: null, // "close" or "claim" while the player is asked to confirm it
     callout: null, // {seat, text}: another player's declaration, shown by their seat
     fresh: null, // what the last update brought, animated once: {played, dealt, collected}
@@ -213,6 +215,10 @@ export function tablePage(root, tableId, navigate) {
   }
 
   function announce(events, before) {
+    if (state.leaving && events.some((e) => e.type === "match_over")) {
+      navigate("/");
+      return;
+    }
     logEvents(events);
     callOut(events, before);
     const words = events.map(spoken).filter(Boolean);
@@ -239,7 +245,37 @@ export function tablePage(root, tableId, navigate) {
     }
     state.marriageFor = null;
     state.confirmResign = false;
+    state.confirmLeave = false;
     render();
+  }
+
+  // Leaving: before the match starts it frees the seat; during play it resigns the match for
+  // the player's side (after a confirmation) and goes back to the lobby once it is over.
+  async function leaveTable() {
+    try {
+      await call("POST", `/api/tables/${tableId}/leave`);
+      navigate("/");
+    } catch (error) {
+      toast(failure(error));
+    }
+  }
+
+  function resignAndLeave() {
+    state.leaving = true;
+    send({ type: "resign" });
+  }
+
+  function leavePanel() {
+    if (!state.confirmLeave) {
+      return h("button", { class: "button ghost subtle", type: "button", "data-action": "leave", onclick: () => { state.confirmLeave = true; render(); } }, t("leave_table"));
+    }
+    return h(
+      "div",
+      { class: "confirm", role: "group", "aria-labelledby": "leave-stake" },
+      h("span", { id: "leave-stake", "data-testid": "leave-stake" }, t("leave_during_play")),
+      h("button", { class: "button danger", type: "button", "data-action": "leave-yes", onclick: resignAndLeave }, t("yes_leave")),
+      h("button", { class: "button ghost", type: "button", onclick: () => { state.confirmLeave = false; render(); } }, t("cancel")),
+    );
   }
 
   function legal() {
@@ -437,6 +473,12 @@ export function tablePage(root, tableId, navigate) {
         h("p", {}, t("invite_help")),
         h("div", { class: "copy-row" }, input, copy),
         rulesLine(table),
+        h(
+          "div",
+          { class: "leave-row" },
+          h("button", { class: "button ghost", type: "button", "data-action": "leave", onclick: leaveTable }, t("leave_table")),
+          h("small", { class: "muted" }, t("leave_before_start")),
+        ),
       );
     }
     const free = table.status === "open" && table.seats.some((s) => !s.player_id);
@@ -543,6 +585,7 @@ export function tablePage(root, tableId, navigate) {
             h("button", { class: "button ghost subtle", type: "button", "data-action": "resign", onclick: () => { state.confirmResign = true; render(); } }, t("resign")),
           );
         }
+        actions.append(leavePanel());
       }
     }
     return h(
