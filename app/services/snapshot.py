@@ -48,6 +48,7 @@ class StoredTable:
     match_id: int | None
     version: int
     invite_code: str
+    lease_epoch: int = 0  # the fence every commit checks (app/store/leases.py)
 
 
 def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
@@ -66,6 +67,7 @@ def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
         match_id=table.match_id,
         version=table.version,
         invite_code=table.invite_code,
+        lease_epoch=table.lease_epoch,
     )
 
 
