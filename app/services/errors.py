@@ -86,6 +86,23 @@ class Unavailable(ServiceError):
     status = 503
 
 
+class Elsewhere(ServiceError):
+    """Another worker owns the table (holds its lease): commands for it go there."""
+
+    status = 503
+
+    def __init__(self, owner: str) -> None:
+        super().__init__("table_elsewhere", "Another worker holds this table.")
+        self.owner = owner
+
+
+def table_moving() -> Unavailable:
+    """The refusal while a table's owner does not answer and its lease has not run out."""
+    return Unavailable(
+        "table_moving", "This table is moving to another server; try again in a moment."
+    )
+
+
 def unreachable(exc: BaseException) -> bool:
     """True when ``exc`` says the database could not be reached (stopped, restarting, the
     connection lost or timed out), as opposed to a database that answered with an error."""

@@ -186,6 +186,11 @@ def resume(
     return [head, *(record.frame_for(seat) for record in missing)]
 
 
+def error(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:
+    """An ``error`` frame; ``id`` echoes the client's message id (or null)."""
+    return {"type": "error", "id": ref, "code": code, "message": message, **extra}
+
+
 def ack(ref: Any, version: int) -> dict[str, Any]:
     """The ``ack`` of an accepted action; ``id`` echoes the client's action id."""
     return {"type": "ack", "id": ref, "version": version}

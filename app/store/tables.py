@@ -101,9 +101,7 @@ def status_update(table_id: str, status: str) -> BoundStatement:
 
 # SQLite steps a batch of tables in one statement, as the action log does (see
 # ``matches.SQLITE_APPEND``); row values need SQLite 3.15 or later.
-SQLITE_BUMP = (
-    "UPDATE tables SET version = version + 1 WHERE (id, version, lease_epoch) IN (VALUES "
-)
+SQLITE_BUMP = "UPDATE tables SET version = version + 1 WHERE (id, version, lease_epoch) IN (VALUES "
 SQLITE_TABLES_PER_STATEMENT = 300
 
 
@@ -149,11 +147,14 @@ def bump_versions(connection: Connection, moves: list[tuple[str, int, int]]) -> 
     return int(connection.execute(bump, params).rowcount)
 
 
-async def lock_table(session: AsyncSession, table_id: str) -> None:
-    """Hold the table's row until the transaction ends (``SELECT ... FOR UPDATE``), so that
-    workers sharing the database change its seats and matches one at a time. SQLite ignores
-    it (one writer anyway)."""
-    await session.execute(select(Table.id).where(Table.id == table_id).with_for_update())
+async def lock_table(session: AsyncSession, table_id: str) -> int | None:
+    """Hold the table's row until the transaction ends (``SELECT ... FOR UPDATE``); its
+    lease epoch, which the caller checks against its own (a fenced lobby change), or None
+    for an unknown table. SQLite ignores the lock (one writer anyway)."""
+    found = await session.execute(
+        select(Table.lease_epoch).where(Table.id == table_id).with_for_update()
+    )
+    return found.scalar_one_or_none()
 
 
 async def heads(

@@ -39,9 +39,7 @@ async def bump(session: AsyncSession, moves: list[tuple[str, int]], epoch: int =
     """The group commit's synchronous version step, on this session's connection (every
     table fenced with ``epoch``)."""
     fenced = [(table_id, expected, epoch) for table_id, expected in moves]
-    return await session.run_sync(
-        lambda sync: table_store.bump_versions(sync.connection(), fenced)
-    )
+    return await session.run_sync(lambda sync: table_store.bump_versions(sync.connection(), fenced))
 
 
 async def seed_table(session: AsyncSession) -> None:
