@@ -14,8 +14,12 @@ Two halves, one per side:
   (``table_id``, ``status``, ``seat_of``), learned from the ``table`` and ``welcome`` frames
   that pass through.
 - ``RemoteViewer`` (on the owner) stands in for that connection: the table subscribes it
-  like a local one; the frames it is given in one turn of the event loop travel as one
-  message, numbered, so that the relaying worker notices a lost one.
+  like a local one; the frames it is given in one turn of the event loop travel together,
+  numbered, so that the relaying worker notices a lost one.
+
+Everything one worker sends another in one turn of the event loop (frames for many
+connections, many actions) leaves as one Redis message (``post``): under load the cost of
+the relay is paid per turn, not per frame.
 
 When anything may have been lost (a gap in the numbers, Redis gone, the owner's lease moved
 or run out), the relaying worker closes its connection with ``hand_over``: the client
@@ -96,17 +100,18 @@ class RemoteViewer:
     @seat.setter
     def seat(self, seat: int | None) -> None:
         if seat != self._seat and self.ready.done():
+            self.flush()
             self._send({"kind": "seat", "seat": seat})
         self._seat = seat
 
     def deliver(self, frame: Frame) -> None:
         """Queue a frame; the frames of one loop turn leave together."""
         if not self._frames:
-            asyncio.get_running_loop().call_soon(self.flush)
+            self.relay.dirty(self)
         self._frames.append(frame)
 
     def flush(self) -> None:
-        """Send the queued frames now, as one numbered message."""
+        """Post the queued frames now, numbered, behind whatever was posted before."""
         if not self._frames:
             return
         frames, self._frames = self._frames, []
@@ -121,7 +126,7 @@ class RemoteViewer:
 
     def _send(self, body: Message) -> None:
         body["conn"] = self.conn
-        self.relay.bus.send(WORKERS + self.origin, body)
+        self.relay.post(self.origin, body)
 
 
 # -- the relaying worker's side -----------------------------------------------------------
@@ -237,7 +242,7 @@ class RemoteTable:
 
     def _send(self, body: Message) -> None:
         body["conn"] = self.conn
-        self.relay.bus.send(WORKERS + self.owner, body)
+        self.relay.post(self.owner, body)
 
     def _fields(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "version": self.version}
@@ -268,6 +273,8 @@ class Relay:
         self._heard: dict[str, float] = {}  # when each relaying worker last listed its own
         self._calls: dict[str, asyncio.Future[Any]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._posted: dict[str, list[Message]] = {}  # this turn's messages, by worker
+        self._dirty: list[RemoteViewer] = []  # remote viewers with frames this turn
 
     async def start(self) -> None:
         """Connect to Redis and subscribe to this worker's channel."""
@@ -295,13 +302,34 @@ class Relay:
             table.invite_code,
         )
 
+    def post(self, worker: str, body: Message) -> None:
+        """Queue ``body`` for ``worker``; everything queued in one loop turn leaves as one
+        Redis message, in order."""
+        if not self._posted and not self._dirty:
+            asyncio.get_running_loop().call_soon(self._send_posted)
+        self._posted.setdefault(worker, []).append(body)
+
+    def dirty(self, viewer: RemoteViewer) -> None:
+        """``viewer`` has frames to send at the end of this loop turn."""
+        if not self._posted and not self._dirty:
+            asyncio.get_running_loop().call_soon(self._send_posted)
+        self._dirty.append(viewer)
+
+    def _send_posted(self) -> None:
+        dirty, self._dirty = self._dirty, []
+        for viewer in dirty:
+            viewer.flush()
+        posted, self._posted = self._posted, {}
+        for worker, items in posted.items():
+            self.bus.send(WORKERS + worker, {"kind": "batch", "items": items})
+
     async def call(self, owner: str, op: str, args: Mapping[str, Any]) -> Any:
         """Run a lobby request (join, leave, rematch, a bot seat) on the table's owner; its
         answer, or its ``ServiceError``. ``Unavailable`` when the owner does not answer."""
         call = secrets.token_hex(8)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call] = answer
-        self.bus.send(WORKERS + owner, {"kind": "call", "call": call, "op": op, "args": args})
+        self.post(owner, {"kind": "call", "call": call, "op": op, "args": args})
         try:
             return await asyncio.wait_for(answer, self.patience)
         except TimeoutError:
@@ -323,7 +351,7 @@ class Relay:
         for table in self.relayed.values():
             listed.setdefault(table.owner, []).append(table.conn)
         for owner, conns in listed.items():
-            self.bus.send(WORKERS + owner, {"kind": "viewers", "conns": conns})
+            self.post(owner, {"kind": "viewers", "conns": conns})
         silent = time.monotonic() - SILENT_AFTER * self.interval
         for origin in [o for o, at in self._heard.items() if at < silent]:
             self._forget(origin, keep=set())
@@ -331,13 +359,21 @@ class Relay:
 
     # -- receiving ------------------------------------------------------------------------
 
-    def _receive(self, body: Message) -> None:
-        kind, origin, conn = body.get("kind"), str(body.get("origin")), str(body.get("conn"))
+    def _receive(self, message: Message) -> None:
+        origin, items = str(message.get("origin")), message.get("items")
+        if message.get("kind") != "batch" or not isinstance(items, list):
+            return
+        sent = message.get("at")
+        for body in items:
+            if isinstance(body, dict):
+                self._take(origin, body, sent)
+
+    def _take(self, origin: str, body: Message, sent: Any) -> None:
+        kind, conn = body.get("kind"), str(body.get("conn"))
         if kind == "frames":
             relayed = self.relayed.get(conn)
             if relayed is not None:
                 relayed.take(body)
-                sent = body.get("at")
                 if isinstance(sent, (int, float)):
                     metrics.FANOUT_LAG.observe(max(0.0, time.time() - sent))
         elif kind in ("greeted", "refused", "seat", "moved"):
@@ -449,7 +485,7 @@ class Relay:
             )
         except ServiceError as exc:
             reply["error"] = error_body(exc)
-        self.bus.send(WORKERS + origin, reply)
+        self.post(origin, reply)
 
     def _lost(self) -> None:
         """Redis failed: frames for relayed connections may be lost; hand them all over."""
