@@ -370,13 +370,15 @@ class TableService:
             await self.keep_leases()
 
     async def close(self) -> None:
-        """Stopping: hand every table's watchers over and give up the leases, so that other
-        workers take the tables at once."""
+        """Stopping, with several workers: hand every table's watchers over and give up the
+        leases, so that other workers take the tables at once."""
+        if self.leases is None:
+            return
         held = {table_id: table.epoch for table_id, table in self._authorities.items()}
         for table in list(self._authorities.values()):
             table.hand_over()
         self._authorities.clear()
-        if self.leases is not None and held:
+        if held:
             with contextlib.suppress(*STORE_ERRORS):
                 await self.leases.release(held)
 
