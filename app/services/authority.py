@@ -165,7 +165,6 @@ class TableAuthority:
     on_lost: Callable[[TableAuthority], None] | None = None
     # Called after this worker starts a match or accepts an action (bots move from here).
     on_change: Callable[[TableAuthority], None] | None = None
-    changed_at: float = field(default_factory=time.monotonic)  # when the last version came
     # A write's commit failed on the way: it may have been stored all the same, so the store
     # is read back (``catch_up``) before this table takes another action.
     in_doubt: bool = False
@@ -221,12 +220,7 @@ class TableAuthority:
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The seat this player holds here, or None (spectator)."""
-        if player_id is None:
-            return None
-        for seat, holder in self.seats.items():
-            if holder.player_id == player_id:
-                return seat
-        return None
+        return presenter.seat_held(self.seats, player_id)
 
     def position(self) -> Position:
         """Where memory stands (what ``load_snapshot`` advances from)."""
@@ -394,7 +388,6 @@ class TableAuthority:
     def remember(self, record: VersionRecord) -> None:
         """Keep ``record`` for resuming viewers; only the newest ``RECORDS_KEPT`` or so are
         kept, so memory does not grow with the length of a match."""
-        self.changed_at = time.monotonic()
         self.records.append(record)
         if len(self.records) > RECORDS_KEPT + RECORDS_SLACK:
             del self.records[:-RECORDS_KEPT]

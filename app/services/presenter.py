@@ -25,6 +25,16 @@ class SeatHolder:
     name: str
 
 
+def seat_held(seats: Mapping[int, SeatHolder], player_id: str | None) -> int | None:
+    """The seat ``player_id`` holds among ``seats``, or None (a spectator)."""
+    if player_id is None:
+        return None
+    for seat, holder in seats.items():
+        if holder.player_id == player_id:
+            return seat
+    return None
+
+
 class TableFacts(Protocol):
     """What the public table info is made of (a table in memory or its store row)."""
 

@@ -32,7 +32,6 @@ silent, so a dead worker's viewers do not keep a table in memory.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
@@ -43,7 +42,16 @@ from typing import Any, Protocol
 from app.services import metrics, presenter
 from app.services.authority import TableAuthority
 from app.services.bus import Message, RedisBus
-from app.services.errors import ServiceError, Unavailable, table_moving
+from app.services.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    ServiceError,
+    Unauthorized,
+    Unavailable,
+    table_moving,
+)
 from app.services.hub import Frame, Subscriber
 from app.services.presenter import SeatHolder
 from app.services.snapshot import StoredTable
@@ -154,12 +162,7 @@ class RemoteTable:
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The seat this player holds, as the table last said."""
-        if player_id is None:
-            return None
-        for seat, holder in self.seats.items():
-            if holder.player_id == player_id:
-                return seat
-        return None
+        return presenter.seat_held(self.seats, player_id)
 
     async def attach(
         self,
@@ -509,11 +512,14 @@ def error_body(exc: ServiceError) -> Message:
 
 
 def refusal(body: Any) -> ServiceError:
-    """The ``ServiceError`` a refusal from another worker stands for (same status and code)."""
+    """The ``ServiceError`` a refusal from another worker stands for (same class, status and
+    code)."""
     if not isinstance(body, dict):
         return Unavailable("internal", "The table's server gave an unreadable answer.")
+    kinds: dict[Any, type[ServiceError]] = {
+        kind.status: kind
+        for kind in (ServiceError, Invalid, Unauthorized, Forbidden, NotFound, Conflict)
+    }
+    kind = kinds.get(body.get("status"), Unavailable)
     extra = body.get("extra") or {}
-    error = ServiceError(str(body.get("code")), str(body.get("message")), **extra)
-    with contextlib.suppress(TypeError, ValueError):
-        error.status = int(body.get("status", 503))
-    return error
+    return kind(str(body.get("code")), str(body.get("message")), **extra)

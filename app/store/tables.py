@@ -155,17 +155,3 @@ async def lock_table(session: AsyncSession, table_id: str) -> int | None:
         select(Table.lease_epoch).where(Table.id == table_id).with_for_update()
     )
     return found.scalar_one_or_none()
-
-
-async def heads(
-    session: AsyncSession, table_ids: Iterable[str]
-) -> dict[str, tuple[int, int | None]]:
-    """For each table id, its stored ``(version, match_id)``."""
-    wanted = list(table_ids)
-    if not wanted:
-        return {}
-    query = select(Table.id, Table.version, Table.match_id).where(Table.id.in_(wanted))
-    return {
-        table_id: (version, match_id)
-        for table_id, version, match_id in await session.execute(query)
-    }

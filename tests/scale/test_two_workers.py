@@ -205,6 +205,11 @@ async def test_a_match_across_two_workers_survives_killing_one(
             seen_by_one = await api1.call("GET", f"/api/tables/{table['id']}")
             assert seen_by_one["status"] == "live"
             assert seen_by_one["match_id"] == joined["match_id"]
+            # A forwarded request's refusal comes back with its status and code.
+            late = await api2.player("Late")
+            path = f"/api/tables/{table['id']}/join"
+            refused = await api2.call("POST", path, late["token"], status=409, json={})
+            assert refused["error"]["code"] == "table_not_open"
 
         everyone = await connect_across(one, two, table["id"], anna, bela, table["invite_code"])
         a, b, _ = everyone
