@@ -51,6 +51,8 @@ CLOSE_TOO_MANY = 4029
 
 # What a greeting meets when the database does not answer.
 UNAVAILABLE: tuple[type[Exception], ...] = (Unavailable, *STORE_ERRORS)
+# ... and when the table's owner, on another worker, refuses it or does not answer.
+GREETING_REFUSED: tuple[type[Exception], ...] = (ServiceError, *STORE_ERRORS)
 
 
 class Connection:
@@ -326,10 +328,7 @@ async def serve_table(
         authority, connection.seat = await services.tables.attach(
             table, connection, player_id, since, settings.ws_send_queue // 2
         )
-    except UNAVAILABLE as exc:  # the database, or an owner that does not answer
-        await refuse_greeting(websocket, exc)
-        return
-    except ServiceError as exc:  # the owner refused (the table moved on meanwhile)
+    except GREETING_REFUSED as exc:  # the database, or an owner that refused or is silent
         await refuse_greeting(websocket, exc)
         return
     connection.start()
