@@ -424,7 +424,7 @@ class Relay:
         player_id = body.get("player_id")
         viewer = RemoteViewer(self, origin, conn, player_id if isinstance(player_id, str) else None)
         self.viewers[(origin, conn)] = viewer
-        self._heard.setdefault(origin, time.monotonic())
+        self._heard[origin] = time.monotonic()
         self._spawn(self._attach(viewer, body))
 
     async def _attach(self, viewer: RemoteViewer, body: Message) -> None:
@@ -472,11 +472,14 @@ class Relay:
 
     def _forget(self, origin: str, keep: set[str]) -> None:
         """Drop ``origin``'s remote viewers that are not in ``keep`` (closed, or their
-        worker died)."""
+        worker died). Each is told it moved: should its worker still hold it after all, the
+        connection is closed and its client resumes."""
         if not keep:
             self._heard.pop(origin, None)
         for key in [k for k in self.viewers if k[0] == origin and k[1] not in keep]:
-            if self.viewers[key].ready.done():
+            viewer = self.viewers[key]
+            if viewer.ready.done():
+                viewer.hand_over()
                 self._bye(*key)
 
     async def _run_call(self, origin: str, body: Message) -> None:
