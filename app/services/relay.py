@@ -256,9 +256,16 @@ class Relay:
     relays come back, and lobby requests it forwards are answered (``call``)."""
 
     def __init__(
-        self, url: str, worker: str, owner: Owner, patience: float, interval: float
+        self,
+        url: str,
+        worker: str,
+        owner: Owner,
+        patience: float,
+        interval: float,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.worker = worker
+        self.clock = clock
         self.owner = owner
         self.patience = patience  # how long to wait for an owner's answer
         self.interval = interval  # how often connections are listed to their owners
@@ -355,7 +362,7 @@ class Relay:
             listed.setdefault(table.owner, []).append(table.conn)
         for owner, conns in listed.items():
             self.post(owner, {"kind": "viewers", "conns": conns})
-        silent = time.monotonic() - SILENT_AFTER * self.interval
+        silent = self.clock() - SILENT_AFTER * self.interval
         for origin in [o for o, at in self._heard.items() if at < silent]:
             self._forget(origin, keep=set())
         return len(moved)
@@ -390,7 +397,7 @@ class Relay:
         elif kind == "bye":
             self._bye(origin, conn)
         elif kind == "viewers":
-            self._heard[origin] = time.monotonic()
+            self._heard[origin] = self.clock()
             self._forget(origin, keep=set(body.get("conns") or ()))
         elif kind == "call":
             self._spawn(self._run_call(origin, body))
@@ -424,7 +431,7 @@ class Relay:
         player_id = body.get("player_id")
         viewer = RemoteViewer(self, origin, conn, player_id if isinstance(player_id, str) else None)
         self.viewers[(origin, conn)] = viewer
-        self._heard[origin] = time.monotonic()
+        self._heard[origin] = self.clock()
         self._spawn(self._attach(viewer, body))
 
     async def _attach(self, viewer: RemoteViewer, body: Message) -> None:
