@@ -27,6 +27,7 @@ from app.services.errors import (
     Forbidden,
     NotFound,
     ServiceError,
+    TableMoving,
     Unauthorized,
     Unavailable,
     database_unavailable,
@@ -268,15 +269,16 @@ async def answer(connection: Connection, authority: Table, message: dict[str, An
 
 async def refuse_greeting(websocket: WebSocket, exc: Exception) -> None:
     """A greeting the table's owner refused, or could not answer: the client tries again
-    (1013 when the database is away, 4012 while the table moves between workers)."""
-    if not isinstance(exc, ServiceError) or exc.code == "unavailable":
+    (4012 while the table moves between workers, 1013 when the database is away)."""
+    if isinstance(exc, TableMoving):
+        await refuse(websocket, CLOSE_MOVED, error_frame(exc.code, exc.message), "try again")
+    elif not isinstance(exc, ServiceError) or exc.code == "unavailable":
         refusal = database_unavailable()
-        await refuse(
-            websocket, CLOSE_TRY_LATER, error_frame(refusal.code, refusal.message), "try later"
-        )
-        return
-    code = {403: CLOSE_MAY_NOT_WATCH, 404: CLOSE_NO_TABLE}.get(exc.status, CLOSE_MOVED)
-    await refuse(websocket, code, error_frame(exc.code, exc.message), "try again")
+        frame = error_frame(refusal.code, refusal.message)
+        await refuse(websocket, CLOSE_TRY_LATER, frame, "try again later")
+    else:
+        code = {403: CLOSE_MAY_NOT_WATCH, 404: CLOSE_NO_TABLE}.get(exc.status, CLOSE_MOVED)
+        await refuse(websocket, code, error_frame(exc.code, exc.message), "try again")
 
 
 async def refuse(websocket: WebSocket, code: int, frame: dict[str, Any], reason: str) -> None:

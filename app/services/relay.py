@@ -44,10 +44,12 @@ from app.services.authority import TableAuthority
 from app.services.bus import Message, RedisBus
 from app.services.errors import (
     Conflict,
+    Elsewhere,
     Forbidden,
     Invalid,
     NotFound,
     ServiceError,
+    TableMoving,
     Unauthorized,
     Unavailable,
     table_moving,
@@ -445,6 +447,9 @@ class Relay:
                 since if isinstance(since, int) else None,
                 most if isinstance(most, int) else 128,
             )
+        except Elsewhere:  # it lost the table meanwhile: the greeting is tried again
+            self.viewers.pop((viewer.origin, viewer.conn), None)
+            viewer._send({"kind": "refused", **error_body(table_moving())})
         except ServiceError as exc:
             self.viewers.pop((viewer.origin, viewer.conn), None)
             viewer._send({"kind": "refused", **error_body(exc)})
@@ -518,7 +523,8 @@ class Relay:
 
 def error_body(exc: ServiceError) -> Message:
     """A refusal as it crosses between workers."""
-    return {"status": exc.status, "code": exc.code, "message": exc.message, "extra": exc.extra}
+    body = {"status": exc.status, "code": exc.code, "message": exc.message, "extra": exc.extra}
+    return body | {"moving": True} if isinstance(exc, TableMoving) else body
 
 
 def refusal(body: Any) -> ServiceError:
@@ -530,6 +536,6 @@ def refusal(body: Any) -> ServiceError:
         kind.status: kind
         for kind in (ServiceError, Invalid, Unauthorized, Forbidden, NotFound, Conflict)
     }
-    kind = kinds.get(body.get("status"), Unavailable)
+    kind = TableMoving if body.get("moving") else kinds.get(body.get("status"), Unavailable)
     extra = body.get("extra") or {}
     return kind(str(body.get("code")), str(body.get("message")), **extra)

@@ -40,6 +40,7 @@ from app.services.errors import (
     Invalid,
     NotFound,
     ServiceError,
+    TableMoving,
     Unavailable,
     table_moving,
 )
@@ -81,9 +82,8 @@ def owned(change: Lobby[P]) -> Lobby[P]:
         try:
             answer: dict[str, Any] = await self.relay.call(owner, change.__name__, request)
             return answer
-        except Unavailable as exc:
-            if exc.code != "table_moving":
-                raise
+        except TableMoving:
+            pass
         try:  # the owner was silent for a whole lease: it has run out, unless renewed
             return await change(self, player, table_id, *args, **kwargs)
         except Elsewhere:
@@ -306,7 +306,7 @@ class TableService:
         }
         change = changes.get(op)
         if change is None:
-            raise Invalid("bad_call", "Unknown forwarded request.")
+            raise Invalid("bad_request", "Unknown forwarded request.")
         async with self.sessions() as session:
             player = await player_store.get_player(session, str(args.get("player_id")))
         if player is None:
