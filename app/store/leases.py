@@ -20,14 +20,15 @@ from app.store.models import Table
 async def acquire(
     session: AsyncSession, table_id: str, owner: str, now: float, seconds: float
 ) -> int | None:
-    """Take the table's lease for ``owner`` until ``now + seconds`` when nobody holds it or
-    its holder let it run out; a new epoch every time. The epoch, or None when another
-    worker holds it (or there is no such table)."""
+    """Take the table's lease for ``owner`` until ``now + seconds`` when nobody holds it, its
+    holder let it run out, or ``owner`` holds it already (a table it dropped and loads
+    again); a new epoch every time. The epoch, or None when another worker holds it (or
+    there is no such table)."""
     taken = await session.execute(
         update(Table)
         .where(
             Table.id == table_id,
-            or_(Table.owner.is_(None), Table.lease_until < now),
+            or_(Table.owner.is_(None), Table.lease_until < now, Table.owner == owner),
         )
         .values(owner=owner, lease_until=now + seconds, lease_epoch=Table.lease_epoch + 1)
         .returning(Table.lease_epoch)
