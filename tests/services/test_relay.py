@@ -20,17 +20,10 @@ from app.services.errors import Conflict
 from app.services.leases import Leases
 from app.services.relay import SILENT_AFTER, WORKERS, Relay, RemoteTable
 from tests.services.helpers import Recorder, play_random, started_table
+from tests.services.test_owners import Clock
 from tests.support import settings_for
 
 INTERVAL = 1.0
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @dataclass
