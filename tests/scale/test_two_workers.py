@@ -47,6 +47,7 @@ class Viewer(ResumingViewer):
         self.name, self.seat = name, seat
         self.updates: list[dict[str, Any]] = []
         self.pending: dict[str, Any] | None = None  # the action sent and not yet seen stored
+        self.acknowledged: list[int] = []  # the versions its acks named
 
     async def resume(self, base: str | None = None, attempts: int = 60) -> dict[str, Any]:
         welcome = await super().resume(base, attempts)
@@ -105,6 +106,7 @@ async def play(seats: list[Viewer], everyone: list[Viewer], rng: random.Random, 
         with contextlib.suppress(ConnectionClosed):  # handed over right after its update
             ack = await actor.client.recv_until("ack")
             assert ack["version"] == target
+            actor.acknowledged.append(target)
         played += 1
     return played
 
@@ -242,6 +244,11 @@ async def test_a_match_across_two_workers_survives_killing_one(
             await viewer.nothing_more()
 
     check_every_version_once(log, everyone)
+    # Every acknowledged action is in the log once, at its version, as its seat's action.
+    for viewer in (a, b):
+        assert viewer.acknowledged, viewer.name
+        for version in viewer.acknowledged:
+            assert log["actions"][version - 1]["seat"] == viewer.seat, (viewer.name, version)
 
     # Worker 2 relayed worker 1's frames, then owned the table and accepted actions itself.
     assert all(viewer.resumed for viewer in everyone)
