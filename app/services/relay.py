@@ -190,10 +190,10 @@ class RemoteTable:
         try:
             return await asyncio.wait_for(asyncio.shield(self.greeted), self.relay.patience)
         except TimeoutError:
-            self.relay.relayed.pop(self.conn, None)
+            self.detach(subscriber)  # should the owner answer after all, it lets go
             raise table_moving() from None
         except BaseException:
-            self.relay.relayed.pop(self.conn, None)
+            self.detach(subscriber)
             raise
 
     async def act(
