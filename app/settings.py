@@ -31,10 +31,14 @@ class Settings(BaseSettings):
     log_format: Literal["auto", "text", "json"] = "auto"
 
     # Several workers sharing one PostgreSQL database: set REDIS_URL (redis://host:6379/0)
-    # on every worker. Tables then follow each other through Redis pub/sub, and each worker
-    # checks the tables it serves against the database every ``sync_interval`` seconds.
+    # on every worker. Each live table then has one owner, the worker holding its lease
+    # (renewed every third of ``lease_seconds``; another worker takes it over once it has run
+    # out); other workers forward their connections' commands to the owner through Redis and
+    # relay its frames back, and check every ``sync_interval`` seconds that the owner they
+    # relay to still holds the lease (docs/architecture.md, "Many workers").
     redis_url: str | None = None
     sync_interval: float = Field(default=2.0, gt=0)
+    lease_seconds: float = Field(default=10.0, ge=0.5, le=300)
     # A table nobody watches, with no command under way and no bot to move, is dropped from
     # memory after this many idle seconds; the next viewer loads it again from the store.
     table_idle_seconds: float = Field(default=300.0, gt=0)

@@ -210,7 +210,18 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     # Scaling out (benchmarks/scale.py): throwaway PostgreSQL and Redis, several workers.
     parser.add_argument("--workers", type=int, default=1, choices=range(1, 9), metavar="W")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
-    parser.add_argument("--redis", action="store_true", help="fan out through redis-server")
+    parser.add_argument("--redis", action="store_true", help="workers talk through redis-server")
+    parser.add_argument(
+        "--placement",
+        choices=("split", "owner"),
+        default="split",
+        help="several workers: a table's players on different workers, or both on its owner",
+    )
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="one worker on PostgreSQL, then --workers on PostgreSQL + Redis: CPU per move",
+    )
     args = parser.parse_args(argv)
     args.duration = min(max(args.duration, 1.0), 300.0)
     if args.url and not any(h in args.url for h in ("127.0.0.1", "localhost", "[::1]")):
@@ -220,6 +231,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> None:
     """Run on uvloop when it is installed: the simulated players must not be the bottleneck."""
+    if args.compare:
+        import scale
+
+        args.database = "postgres"
+        args.workers = max(args.workers, 2)
+        scale.compare(args)
+        return
     if args.workers > 1 or args.database != "sqlite" or args.redis:
         import scale
 

@@ -195,14 +195,16 @@ async def play_tables(
     deadline: float,
     limit: int,
     seed: int,
+    split: bool = True,
 ) -> None:
     """Play every ``(table id, tokens)`` at once. Table n seats its players on servers n and
-    n + 1 of ``bases`` (with one server, both on it)."""
+    n + 1 of ``bases`` (with one server, both on it), or both on server n unless ``split``."""
     rng = random.Random(seed)
+    step = 1 if split else 0
     await asyncio.gather(
         *(
             run_table(
-                [bases[n % len(bases)], bases[(n + 1) % len(bases)]],
+                [bases[n % len(bases)], bases[(n + step) % len(bases)]],
                 table_id,
                 tokens,
                 figures,

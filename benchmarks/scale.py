@@ -1,10 +1,13 @@
 """Load across workers: ``benchmarks/load.py --workers 2 --database postgres --redis``.
 
 Starts a throwaway PostgreSQL cluster (and a throwaway redis-server with ``--redis``), then
-``--workers`` server processes sharing them, seats the two players of each table on
-different workers (seat 0 on worker n, seat 1 on worker n+1), and measures as ``load.py``
-does: accepted moves per second and p50/p99 from action to ack and from action to the
-opponent's update, across workers. Never asserts a timing.
+``--workers`` server processes sharing them. Table n is opened through worker n, which owns
+it; ``--placement split`` (the default) seats its two players on different workers (seat 0
+on worker n, seat 1 on worker n+1, so one of them is relayed to the owner), ``--placement
+owner`` seats both on the owner, as the shipped nginx rule routes a table's connections.
+Measures as ``load.py`` does: accepted moves per second, p50/p99 from action to ack and from
+action to the opponent's update, across workers, and the CPU every worker together spent per
+accepted move. Never asserts a timing.
 """
 
 from __future__ import annotations
@@ -71,7 +74,7 @@ def database(args: argparse.Namespace, tmp: Path) -> tuple[str, PostgresCluster 
     return url, cluster
 
 
-async def measure(args: argparse.Namespace, bases: list[str], pids: list[int]) -> None:
+async def measure(args: argparse.Namespace, bases: list[str], pids: list[int]) -> float:
     limits = httpx.Limits(max_connections=50)
     clients = [
         httpx.AsyncClient(base_url=f"http://{base}", timeout=30, limits=limits) for base in bases
@@ -89,10 +92,12 @@ async def measure(args: argparse.Namespace, bases: list[str], pids: list[int]) -
     cpu_before = [cpu_seconds(pid) or 0.0 for pid in pids]
     started = time.perf_counter()
     deadline = started + args.duration
-    await play_tables(tables, bases, figures, deadline, args.max_moves, args.seed)
+    split = args.placement == "split"
+    await play_tables(tables, bases, figures, deadline, args.max_moves, args.seed, split)
     elapsed = time.perf_counter() - started
     cpu = [(cpu_seconds(pid) or 0.0) - before for pid, before in zip(pids, cpu_before, strict=True)]
     report(args, figures, elapsed, pids, cpu)
+    return sum(cpu) / max(figures.moves, 1)
 
 
 def report(
@@ -100,6 +105,8 @@ def report(
 ) -> None:
     ms = 1000
     setup = f"{args.workers} worker(s), {args.database}" + (" + redis" if args.redis else "")
+    if args.workers > 1:
+        setup += f", players placed: {args.placement}"
     print(f"{setup}; tables: {args.tables}  players: {2 * args.tables}  duration: {elapsed:.1f} s")
     print(
         f"accepted moves: {figures.moves}  ({figures.moves / elapsed:.0f} moves/s)"
@@ -122,10 +129,25 @@ def report(
     )
 
 
-def main(args: argparse.Namespace) -> None:
-    """Start the database, Redis and the workers; run ``measure``; stop everything."""
+def compare(args: argparse.Namespace) -> None:
+    """``--compare``: one worker on PostgreSQL, then ``--workers`` on PostgreSQL + Redis, one
+    run after the other; prints the server CPU per accepted move of each and their ratio."""
+    one = main(argparse.Namespace(**{**vars(args), "workers": 1, "redis": False}))
+    print()
+    many = main(argparse.Namespace(**{**vars(args), "redis": True}))
+    print()
+    print(
+        f"server CPU per accepted move: 1 worker {one * 1e6:.0f} us,"
+        f" {args.workers} workers {many * 1e6:.0f} us ({many / one:.2f}x;"
+        f" players placed: {args.placement})"
+    )
+
+
+def main(args: argparse.Namespace) -> float:
+    """Start the database, Redis and the workers; run ``measure``; stop everything. The
+    server CPU per accepted move (seconds, every worker together)."""
     if args.workers > 1 and not args.redis:
-        raise SystemExit("several workers need --redis (it is how they follow each other)")
+        raise SystemExit("several workers need --redis (it is how they reach a table's owner)")
     if args.workers > 1 and args.database != "postgres":
         raise SystemExit("several workers need --database postgres")
     tmp = tempfile.TemporaryDirectory(prefix="talon-scale-")
@@ -141,9 +163,9 @@ def main(args: argparse.Namespace) -> None:
         try:
             import uvloop
         except ImportError:
-            asyncio.run(measure(args, bases, [w.pid for w in workers]))
+            return asyncio.run(measure(args, bases, [w.pid for w in workers]))
         else:
-            uvloop.run(measure(args, bases, [w.pid for w in workers]))
+            return uvloop.run(measure(args, bases, [w.pid for w in workers]))
     finally:
         for worker in workers:
             worker.send_signal(signal.SIGINT)

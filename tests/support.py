@@ -147,8 +147,7 @@ class Client:
     ) -> tuple[Client, dict[str, Any]]:
         """Connect, say hello (with a private table's ``invite`` code to watch it), and
         return the client with its welcome."""
-        socket = await connect(f"ws://{base}/ws/tables/{table_id}", max_size=2**22)
-        client = cls(socket)
+        client = cls(await cls.open_socket(base, table_id))
         hello = {"type": "hello", "token": token, "since": since}
         if invite is not None:
             hello["invite"] = invite
@@ -156,6 +155,11 @@ class Client:
         welcome = await client.recv()
         assert welcome["type"] == "welcome", welcome
         return client, welcome
+
+    @staticmethod
+    async def open_socket(base: str, table_id: str) -> ClientConnection:
+        """A WebSocket to the table, not yet greeted."""
+        return await connect(f"ws://{base}/ws/tables/{table_id}", max_size=2**22)
 
     async def send(self, message: Any) -> None:
         await self.socket.send(message if isinstance(message, str) else json.dumps(message))

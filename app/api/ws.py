@@ -1,7 +1,8 @@
 """``/ws/tables/{id}``: the live table protocol (docs/protocol.md).
 
-The route only speaks the protocol: it greets, forwards actions to the table's authority and
-pumps the frames the service has already redacted for this viewer.
+The route only speaks the protocol: it greets, forwards actions to the table (its authority
+on this worker, or the stand-in that relays to the worker owning it) and pumps the frames
+the service has already redacted for this viewer.
 """
 
 from __future__ import annotations
@@ -19,18 +20,20 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app.api import chat as chat_api
 from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
-from app.services import Services
+from app.services import Services, presenter
 from app.services.authority import TableAuthority
 from app.services.errors import (
     STORE_ERRORS,
     Forbidden,
     NotFound,
     ServiceError,
+    TableMoving,
     Unauthorized,
     Unavailable,
     database_unavailable,
 )
 from app.services.hub import Frame, encode
+from app.services.relay import RemoteTable
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -44,10 +47,13 @@ CLOSE_BAD_TOKEN = 4001
 CLOSE_NO_TABLE = 4004
 CLOSE_MAY_NOT_WATCH = 4005
 CLOSE_TOO_SLOW = 4008
+CLOSE_MOVED = 4012
 CLOSE_TOO_MANY = 4029
 
 # What a greeting meets when the database does not answer.
 UNAVAILABLE: tuple[type[Exception], ...] = (Unavailable, *STORE_ERRORS)
+# ... and when the table's owner, on another worker, refuses it or does not answer.
+GREETING_REFUSED: tuple[type[Exception], ...] = (ServiceError, *STORE_ERRORS)
 
 
 class Connection:
@@ -108,6 +114,21 @@ class Connection:
             self._wakeup = asyncio.get_running_loop().create_future()
             await self._wakeup
 
+    def hand_over(self) -> None:
+        """The table moved to another worker: close with 4012 once what is queued is sent;
+        the client reconnects with ``since``."""
+        if not self.closing:
+            self.closing = True
+            asyncio.get_running_loop().create_task(self._close_moved())
+
+    async def _close_moved(self) -> None:
+        for _ in range(100):  # let the pump send what the table queued before it left
+            if not self.queue or self._pump is None or self._pump.done():
+                break
+            await asyncio.sleep(0.01)
+        await self.stop()
+        await close(self.websocket, CLOSE_MOVED, "the table moved; reconnect with since")
+
     async def _close_too_slow(self) -> None:
         await self.stop()
         await close(self.websocket, CLOSE_TOO_SLOW, "too far behind; reconnect with since")
@@ -121,9 +142,7 @@ async def close(websocket: WebSocket, code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
 
 
-def error_frame(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:
-    """An ``error`` frame; ``id`` echoes the client's action id (or null)."""
-    return {"type": "error", "id": ref, "code": code, "message": message, **extra}
+error_frame = presenter.error  # an ``error`` frame; ``id`` echoes the client's message id
 
 
 def parse(text: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
@@ -156,9 +175,12 @@ async def receive_text(websocket: WebSocket, settings: Settings) -> str | None:
     return text
 
 
+Table = TableAuthority | RemoteTable
+
+
 async def greet(
     websocket: WebSocket, services: Services, settings: Settings, table_id: str
-) -> tuple[TableAuthority, str | None, int | None] | None:
+) -> tuple[Table, str | None, int | None] | None:
     """Wait for ``hello``; the table, the player id (None: spectator) and ``since``."""
     try:
         text = await asyncio.wait_for(receive_text(websocket, settings), settings.ws_hello_timeout)
@@ -186,7 +208,7 @@ async def greet(
         await close(websocket, CLOSE_BAD_HELLO, "bad hello")
         return None
     try:
-        authority = await services.tables.authority(table_id)
+        authority = await services.tables.open_table(table_id)
         player = await services.tables.identify(token) if token else None
         await services.tables.check_watcher(authority, player.id if player else None, invite)
     except Forbidden as exc:
@@ -209,9 +231,7 @@ async def greet(
     return authority, (player.id if player else None), since
 
 
-async def answer(
-    connection: Connection, authority: TableAuthority, message: dict[str, Any]
-) -> None:
+async def answer(connection: Connection, authority: Table, message: dict[str, Any]) -> None:
     """Handle one client message after the greeting."""
     kind = message["type"]
     if kind == "ping":
@@ -245,6 +265,20 @@ async def answer(
         )
     except ServiceError as exc:
         connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
+
+
+async def refuse_greeting(websocket: WebSocket, exc: Exception) -> None:
+    """A greeting the table's owner refused, or could not answer: the client tries again
+    (4012 while the table moves between workers, 1013 when the database is away)."""
+    if isinstance(exc, TableMoving):
+        await refuse(websocket, CLOSE_MOVED, error_frame(exc.code, exc.message), "try again")
+    elif not isinstance(exc, ServiceError) or exc.code == "unavailable":
+        refusal = database_unavailable()
+        frame = error_frame(refusal.code, refusal.message)
+        await refuse(websocket, CLOSE_TRY_LATER, frame, "try again later")
+    else:
+        code = {403: CLOSE_MAY_NOT_WATCH, 404: CLOSE_NO_TABLE}.get(exc.status, CLOSE_MOVED)
+        await refuse(websocket, code, error_frame(exc.code, exc.message), "try again")
 
 
 async def refuse(websocket: WebSocket, code: int, frame: dict[str, Any], reason: str) -> None:
@@ -290,11 +324,15 @@ async def serve_table(
         return
     if greeted is None:
         return
-    authority, player_id, since = greeted
+    table, player_id, since = greeted
     connection = Connection(websocket, settings.ws_send_queue, player_id)
-    connection.seat = await authority.attach(
-        connection, player_id, since, max_replay=settings.ws_send_queue // 2
-    )
+    try:
+        authority, connection.seat = await services.tables.attach(
+            table, connection, player_id, since, settings.ws_send_queue // 2
+        )
+    except GREETING_REFUSED as exc:  # the database, or an owner that refused or is silent
+        await refuse_greeting(websocket, exc)
+        return
     connection.start()
     bucket = limits.message_bucket()
     try:

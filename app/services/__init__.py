@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -17,13 +18,14 @@ from app.services import metrics
 from app.services.accounts import AccountService
 from app.services.analysis import AnalysisService
 from app.services.bots import BotSeats, process_pool
-from app.services.bus import RedisBus
 from app.services.committer import Committer
 from app.services.errors import STORE_ERRORS, Unavailable
 from app.services.history import HistoryService
 from app.services.hub import Hub, LocalHub
+from app.services.leases import Leases
 from app.services.passkeys import PasskeyService, RelyingParty
 from app.services.profiles import ProfileService
+from app.services.relay import Relay
 from app.services.tables import TableService
 from app.settings import Settings
 from app.store.db import create_engine, session_factory
@@ -43,7 +45,7 @@ class Services:
     profiles: ProfileService
     passkeys: PasskeyService
     analysis: AnalysisService
-    bus: RedisBus | None = None
+    relay: Relay | None = None
     sync_interval: float = 2.0
     _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
     _evicter: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -52,8 +54,9 @@ class Services:
     def build(cls, settings: Settings, hub: Hub | None = None) -> Services:
         """Wire the services to a new database engine (nothing is loaded yet).
 
-        With ``REDIS_URL`` set, this worker shares the database with others: its tables
-        check the store before trusting memory and follow the others through Redis.
+        With ``REDIS_URL`` set, this worker shares the database with others: it holds a
+        table only while it owns the table's lease, and serves the tables other workers own
+        through them (``relay.py``), over Redis.
         """
         engine = create_engine(settings.database_url)
         sessions = session_factory(engine)
@@ -68,18 +71,29 @@ class Services:
             settings.bot_budget,
             jitter_s=settings.bot_pause_jitter,
         )
+        worker = secrets.token_hex(8)  # this process's name in leases and on the relay
+        leases = None
+        if settings.redis_url is not None:
+            leases = Leases(sessions, worker, settings.lease_seconds)
         tables = TableService(
             sessions,
             hub,
             committer,
             settings.public_url,
+            leases=leases,
             bots=bots,
             idle_seconds=settings.table_idle_seconds,
         )
-        bus = None
+        relay = None
         if settings.redis_url is not None:
-            bus = RedisBus(settings.redis_url, tables.on_bus_message, tables.check_all)
-            tables.bus = bus
+            relay = Relay(
+                settings.redis_url,
+                worker,
+                tables,
+                patience=settings.lease_seconds,
+                interval=upkeep_interval(settings),
+            )
+            tables.relay = relay
         metrics.watch(hub.total, tables.live_count)
         history = HistoryService(sessions, settings.history_page_max)
         analysis = AnalysisService(
@@ -105,8 +119,8 @@ class Services:
             ),
             passkeys=PasskeyService(sessions, RelyingParty.from_settings(settings)),
             analysis=analysis,
-            bus=bus,
-            sync_interval=settings.sync_interval,
+            relay=relay,
+            sync_interval=upkeep_interval(settings),
         )
 
     async def start(self) -> int:
@@ -114,10 +128,10 @@ class Services:
         unfinished are queued again."""
         await self.analysis.start()
         self._evicter = asyncio.get_running_loop().create_task(self.tables.evict_periodically())
-        if self.bus is not None:
-            await self.bus.start()
+        if self.relay is not None:
+            await self.relay.start()
             self._watcher = asyncio.get_running_loop().create_task(
-                self.tables.watch(self.sync_interval)
+                self.tables.keep_leases_periodically(self.sync_interval)
             )
         return await self.tables.rebuild_live_tables()
 
@@ -131,7 +145,8 @@ class Services:
             raise Unavailable("database_unavailable", "The database does not answer.") from None
 
     async def close(self) -> None:
-        """Stop the bots, the bus and the committer and release the database connections."""
+        """Stop the bots and the lease upkeep, hand every table over (giving up its lease),
+        stop the relay and the committer and release the database connections."""
         await self.bots.close()
         await self.analysis.close()
         for task in (self._watcher, self._evicter):
@@ -139,7 +154,14 @@ class Services:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        if self.bus is not None:
-            await self.bus.close()
+        await self.tables.close()
+        if self.relay is not None:
+            await self.relay.close()
         await self.committer.close()
         await self.engine.dispose()
+
+
+def upkeep_interval(settings: Settings) -> float:
+    """How often a worker renews its leases and checks the owners it relays to: every
+    ``SYNC_INTERVAL`` seconds, and at least three times per lease."""
+    return min(settings.sync_interval, settings.lease_seconds / 3)

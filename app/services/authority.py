@@ -1,16 +1,18 @@
 """One table, one actor: the only code that changes a table's match.
 
 A table has one inbox of commands (``Act`` for a player's or a bot's action, ``Greet`` for
-a viewer arriving or resuming, the lobby's join, leave, rematch and bot seats as ``Call``,
-and ``Follow``/``Refresh`` for what another worker stored; a clock tick will be one more
-``Command``). They are processed strictly one at a time, in arrival order, by a task that
-exists only while the inbox has work, and each command's caller gets its answer directly.
+a viewer arriving or resuming, the lobby's join, leave, rematch and bot seats as ``Call``; a
+clock tick will be one more ``Command``). They are processed strictly one at a time, in
+arrival order, by a task that exists only while the inbox has work, and each command's
+caller gets its answer directly.
 A caller that goes away does not cut a command short: it runs to its end all the same.
 
 An action's path: check seat and version -> ``engine.apply`` -> append the action and bump
 the version in one transaction (``Committer``) -> publish each viewer's redacted update and,
 in the same step, the acting connection's ``ack``. Frames are rendered by ``presenter``;
-the table's truth is read from the store only through ``snapshot.load_snapshot``.
+the table's truth is read from the store only through ``snapshot.load_snapshot``. With
+several workers only the table's owner holds it (``leases.py``); every commit is fenced by
+the owner's lease epoch.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.engine import Action, ActionError, IllegalAction, State, apply
 from app.services import metrics, presenter
-from app.services.bus import NO_BUS, Bus
 from app.services.committer import Committer, Write
 from app.services.errors import (
     STORE_ERRORS,
@@ -35,6 +36,7 @@ from app.services.errors import (
     ServiceError,
     Unavailable,
     database_unavailable,
+    table_moving,
 )
 from app.services.hub import EVERYONE, Hub, Subscriber
 from app.services.presenter import SeatHolder, VersionRecord, record_of
@@ -108,8 +110,6 @@ class Greet(Command[int | None]):
 
     async def run(self, table: TableAuthority) -> int | None:
         """See ``TableAuthority.attach``."""
-        if table.shared:
-            await table.catch_up_or_log()
         seat = table.seat_of(self.player_id)
         self.subscriber.seat = seat
         for frame in presenter.resume(table, self.since, seat, self.max_replay):
@@ -130,46 +130,6 @@ class Call(Command[T]):
     async def run(self, table: TableAuthority) -> T:
         """Run the lobby's step."""
         return await self.step(table)
-
-
-@dataclass
-class Follow(Command[None]):
-    """An action another worker stored (told through the bus)."""
-
-    match_id: int | None
-    version: int
-    seat: int
-    action: Any
-    kind = "follow"
-
-    async def run(self, table: TableAuthority) -> None:
-        """Apply it when it is the next version of this match, ignore it when already known,
-        and catch up from the store when something was missed."""
-        if self.version <= table.version and self.match_id == table.match_id:
-            return
-        if (
-            self.version == table.version + 1
-            and self.match_id == table.match_id
-            and table.state is not None
-        ):
-            try:
-                state, events = apply(table.state, Action.from_json(self.action), self.seat)
-            except (ActionError, IllegalAction):
-                await table.catch_up_or_log()
-                return
-            table.step_to(state, record_of(self.version, events, state, self.match_id))
-            return
-        await table.catch_up_or_log()
-
-
-class Refresh(Command[None]):
-    """Catch up with the store (the table changed through another worker)."""
-
-    kind = "refresh"
-
-    async def run(self, table: TableAuthority) -> None:
-        """Catch up, keeping memory when the store does not answer."""
-        await table.catch_up_or_log()
 
 
 @dataclass(eq=False)
@@ -197,12 +157,14 @@ class TableAuthority:
     # history (``after_match`` or ``never``): the players' choice when the table was opened.
     spectators: bool = True
     history: str = "after_match"
-    # With a bus, other workers share the database: check the store before trusting memory
-    # (see ``catch_up``) and tell them about every accepted action through the bus.
-    bus: Bus = NO_BUS
+    # The epoch of the lease this worker holds on the table (0 with one worker): every
+    # commit is fenced by it, so a former owner can never store an action.
+    epoch: int = 0
+    # Called when a commit was refused because the table is no longer at the version or the
+    # epoch memory holds: another worker has taken it over (the registry lets it go).
+    on_lost: Callable[[TableAuthority], None] | None = None
     # Called after this worker starts a match or accepts an action (bots move from here).
     on_change: Callable[[TableAuthority], None] | None = None
-    changed_at: float = field(default_factory=time.monotonic)  # when the last version came
     # A write's commit failed on the way: it may have been stored all the same, so the store
     # is read back (``catch_up``) before this table takes another action.
     in_doubt: bool = False
@@ -225,10 +187,10 @@ class TableAuthority:
         sessions: async_sessionmaker[AsyncSession],
         hub: Hub,
         committer: Committer,
-        bus: Bus = NO_BUS,
         clock: Callable[[], float] = time.monotonic,
     ) -> TableAuthority:
-        """A table loaded from the store (``load_snapshot`` with nothing known)."""
+        """A table loaded from the store (``load_snapshot`` with nothing known); its lease
+        epoch as the store holds it."""
         table = snapshot.table
         authority = cls(
             table_id=table.table_id,
@@ -245,7 +207,7 @@ class TableAuthority:
             rated=table.rated,
             spectators=table.spectators,
             history=table.history,
-            bus=bus,
+            epoch=table.lease_epoch,
             clock=clock,
         )
         authority.enter(snapshot)
@@ -255,23 +217,13 @@ class TableAuthority:
     # -- reading -------------------------------------------------------------------------
 
     @property
-    def shared(self) -> bool:
-        """True when other workers share this table's database (there is a bus to them)."""
-        return self.bus is not NO_BUS
-
-    @property
     def busy(self) -> bool:
         """True while a command is waiting or running."""
         return self._runner is not None
 
     def seat_of(self, player_id: str | None) -> int | None:
         """The seat this player holds here, or None (spectator)."""
-        if player_id is None:
-            return None
-        for seat, holder in self.seats.items():
-            if holder.player_id == player_id:
-                return seat
-        return None
+        return presenter.seat_held(self.seats, player_id)
 
     def position(self) -> Position:
         """Where memory stands (what ``load_snapshot`` advances from)."""
@@ -363,13 +315,14 @@ class TableAuthority:
         self.touched_at = self.clock()
         self.hub.unsubscribe(self.table_id, subscriber)
 
-    async def follow(self, match_id: int | None, version: int, seat: int, action: Any) -> None:
-        """Take an action another worker has stored (see ``Follow``)."""
-        await self.ask(Follow(match_id, version, seat, action))
-
-    async def refresh(self) -> None:
-        """Catch up with the store (a table changed by another worker)."""
-        await self.ask(Refresh())
+    def hand_over(self) -> None:
+        """The table leaves this worker (its lease moved, or the worker stops): every
+        watcher is closed so that its client reconnects, with ``since``, to the next owner."""
+        for subscriber in list(self.watchers):
+            self.detach(subscriber)
+            closing = getattr(subscriber, "hand_over", None)
+            if closing is not None:
+                closing()
 
     # -- changing (inside a command) -----------------------------------------------------
 
@@ -427,23 +380,12 @@ class TableAuthority:
         return table_moved
 
     async def catch_up(self) -> bool:
-        """Bring memory up to the store (inside a command): seats and status, a match
-        started elsewhere, and every action another worker accepted, each delivered to this
-        worker's viewers. True when anything changed."""
+        """Bring memory up to the store (inside a command, after a commit whose outcome was
+        unknown): seats and status, and every stored action memory lacks, each delivered to
+        this worker's viewers. True when anything changed."""
         async with self.sessions() as session:
             snapshot = await load_snapshot(session, self.table_id, self.position())
         return self.enter(snapshot)
-
-    async def catch_up_or_log(self) -> None:
-        """``catch_up``, keeping what memory has when the store does not answer."""
-        try:
-            await self.catch_up()
-        except STORE_ERRORS:
-            metrics.database_error("catch_up")
-            log.warning(
-                "catching up from the store failed",
-                extra={"table_id": self.table_id, "version": self.version},
-            )
 
     def step_to(self, state: State, record: VersionRecord) -> None:
         """Step memory to ``record`` (already stored) and deliver it to this worker's viewers."""
@@ -456,7 +398,6 @@ class TableAuthority:
     def remember(self, record: VersionRecord) -> None:
         """Keep ``record`` for resuming viewers; only the newest ``RECORDS_KEPT`` or so are
         kept, so memory does not grow with the length of a match."""
-        self.changed_at = time.monotonic()
         self.records.append(record)
         if len(self.records) > RECORDS_KEPT + RECORDS_SLACK:
             del self.records[:-RECORDS_KEPT]
@@ -468,10 +409,7 @@ class TableAuthority:
             await self._catch_up_or_fail()
             self.in_doubt = False
             self._changed()
-        if self.shared:
-            new_version = await self._act_shared(command)
-        else:
-            new_version = await self._act_once(command)
+        new_version = await self._act_once(command)
         if command.reply is not None:
             command.reply.deliver(presenter.ack(command.ref, new_version))
         return new_version
@@ -488,24 +426,8 @@ class TableAuthority:
             raise ActionRejected(exc.code, exc.message) from None
         await self._commit(seat, action, new_state)
         self.step_to(new_state, record_of(self.version + 1, events, new_state, self.match_id))
-        if self.shared:
-            self.bus.action(self.table_id, self.match_id, self.version, seat, action.to_json())
         self._changed()
         return self.version
-
-    async def _act_shared(self, command: Act) -> int:
-        """``_act_once`` when other workers may have moved the table on: catch up first if
-        the client knows a newer version than this worker, and check every refusal against
-        the store once (a lost race comes back as ``stale_version`` with the new version)."""
-        behind = isinstance(command.version, int) and command.version > self.version
-        if behind or self.state is None or self.state.match_over:
-            await self._catch_up_or_fail()
-        try:
-            return await self._act_once(command)
-        except ActionRejected as exc:
-            if exc.code in ("bad_action", "bad_message") or not await self._catch_up_or_fail():
-                raise
-        return await self._act_once(command)
 
     async def _catch_up_or_fail(self) -> bool:
         try:
@@ -571,11 +493,18 @@ class TableAuthority:
             action=action.to_json(),
             extras=self._result_updates(new_state),
             ends_match=new_state.match_over,
+            epoch=self.epoch,
         )
         try:
             await self.committer.submit(write)
         except Conflict as exc:
-            raise ActionRejected(exc.code, exc.message, version=self.version) from None
+            if self.on_lost is None:  # one worker: the store moved under it
+                raise ActionRejected(exc.code, exc.message, version=self.version) from None
+            # Only the lease holder commits: the version or the epoch moved because another
+            # worker took the table over. Nothing changed here; the next owner has the truth.
+            log.warning("a commit was fenced off; letting the table go", extra=self._log_fields())
+            self.on_lost(self)
+            raise table_moving() from None
         except BaseException:
             self.in_doubt = True  # memory stays as it was; the store may hold the write
             raise

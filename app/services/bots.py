@@ -40,7 +40,6 @@ SLACK_S = 2.0
 """Time allowed beyond twice the budget before a decision counts as overrun (start-up of a
 worker process, a queue behind other tables' bots)."""
 RETRY_S = 1.0
-STALL_MARGIN_S = 1.0
 """Wait before a bot tries again after the store failed."""
 
 
@@ -107,14 +106,6 @@ class BotSeats:
         if self._executor is None:
             self._executor = self._make_executor()
         return self._executor
-
-    def stalled(self, authority: TableAuthority) -> bool:
-        """True if a bot has been on move longer than any healthy turn takes (its pause, its
-        cut-off and some slack): the worker that scheduled it has likely died."""
-        if self._bot_on_move(authority) is None:
-            return False
-        longest = self.pause_s + self.jitter_s + self.budget_s * 2 + SLACK_S + STALL_MARGIN_S
-        return time.monotonic() - authority.changed_at > longest
 
     def pending(self, authority: TableAuthority) -> bool:
         """True while a bot of this table is on move or its turn is under way (such a table

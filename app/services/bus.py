@@ -1,69 +1,41 @@
-"""How the workers that share one database tell each other about changes: Redis pub/sub.
+"""How the workers that share one database talk to each other: Redis pub/sub.
 
-One channel per table (``talon:table:<id>``). A message says that a table has a new version
-(with the action and seat that made it) or that its seats or match changed; it travels only
-between servers and never reaches a client. Each worker applies the action to its own copy
-of the table and redacts for its own viewers (``TableAuthority.follow``). Redis is not the
-record: a worker that misses a message sees the version jump (or its periodic check does)
-and catches up from the database.
+``RedisBus`` publishes messages on channels under a prefix and hands the messages it hears
+on its own pattern to ``on_message``. Two buses use it: the relay (``app/services/relay.py``:
+one channel per worker, ``talon:worker:<id>``, which carries commands to a table's owner and
+its already-redacted frames back) and the table chat (``talon:chat:<id>``). A message travels
+only between servers and never reaches a client. Redis is not the record: PostgreSQL is.
 
-Without ``REDIS_URL`` there is one worker and ``NO_BUS`` does nothing.
+Without ``REDIS_URL`` there is one worker and no bus.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
+
+import orjson
 
 from app.services import metrics
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "talon:table:"
 Message = dict[str, Any]
 
 
-class Bus(Protocol):
-    """Where a worker announces what it stored."""
-
-    def action(
-        self, table_id: str, match_id: int | None, version: int, seat: int, action: Any
-    ) -> None:
-        """This worker stored ``action`` of ``seat`` as the table's ``version``."""
-        ...
-
-    def table_changed(self, table_id: str, version: int) -> None:
-        """This worker changed the table's seats, status or match."""
-        ...
-
-
-class NoBus:
-    """A single worker: nobody to tell."""
-
-    def action(
-        self, table_id: str, match_id: int | None, version: int, seat: int, action: Any
-    ) -> None:
-        """Nothing to do."""
-
-    def table_changed(self, table_id: str, version: int) -> None:
-        """Nothing to do."""
-
-
-NO_BUS = NoBus()
-
-
 class RedisBus:
-    """Publishes this worker's changes and hands other workers' ones to ``on_message``.
+    """Publishes this worker's messages and hands other workers' ones to ``on_message``.
 
     Publishing never blocks the caller: messages queue for one sender task, which keeps
-    their order. The listener reconnects after Redis restarts and then calls
-    ``on_reconnect`` so the worker can check every table it serves against the database.
+    their order (so two messages to one channel arrive in the order sent). The listener
+    hears ``listen`` (a pattern; ``channel*`` unless given), reconnects after Redis
+    restarts and then calls ``on_reconnect``; ``on_lost`` is called when the subscription
+    or a publication failed (messages may have been lost).
     """
 
     def __init__(
@@ -71,44 +43,32 @@ class RedisBus:
         url: str,
         on_message: Callable[[Message], None],
         on_reconnect: Callable[[], None],
-        channel: str = CHANNEL,
+        channel: str,
+        *,
+        listen: str | None = None,
+        on_lost: Callable[[], None] = lambda: None,
+        origin: str | None = None,
     ) -> None:
         self.url = url
-        self.channel = channel  # the prefix of this bus's channels, one per table
-        self.origin = secrets.token_hex(8)
+        self.channel = channel  # the prefix of this bus's channels
+        self.listen = listen if listen is not None else channel + "*"
+        self.origin = origin or secrets.token_hex(8)
         self.on_message = on_message
         self.on_reconnect = on_reconnect
-        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self.on_lost = on_lost
+        self._outbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Event()
         self._client: Any = None
 
-    def action(
-        self, table_id: str, match_id: int | None, version: int, seat: int, action: Any
-    ) -> None:
-        """Queue an ``action`` message for the table's channel."""
-        self._send(
-            table_id,
-            {
-                "kind": "action",
-                "match_id": match_id,
-                "version": version,
-                "seat": seat,
-                "action": action,
-            },
-        )
-
-    def table_changed(self, table_id: str, version: int) -> None:
-        """Queue a ``table`` message: receivers reload the table from the database."""
-        self._send(table_id, {"kind": "table", "version": version})
-
     def publish(self, table_id: str, body: Message) -> None:
-        """Queue any message for the table's channel (a bus of its own, such as the chat's)."""
-        self._send(table_id, dict(body))
+        """Queue a message for the channel ``channel + table_id`` (the chat's)."""
+        self.send(self.channel + table_id, {**body, "table_id": table_id})
 
-    def _send(self, table_id: str, body: Message) -> None:
-        body |= {"origin": self.origin, "table_id": table_id, "at": time.time()}
-        self._outbox.put_nowait((self.channel + table_id, json.dumps(body, separators=(",", ":"))))
+    def send(self, channel: str, body: Message) -> None:
+        """Queue a message for ``channel``, stamped with this bus's origin and the time."""
+        body["origin"], body["at"] = self.origin, time.time()
+        self._outbox.put_nowait((channel, orjson.dumps(body)))
 
     async def start(self, wait: float = 5.0) -> None:
         """Connect, subscribe, and start sending; waits up to ``wait`` s for the subscription
@@ -139,7 +99,7 @@ class RedisBus:
         while True:
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.psubscribe(self.channel + "*")
+                await pubsub.psubscribe(self.listen)
                 self._subscribed.set()
                 if reconnecting:
                     log.info("subscribed to Redis again; checking every table")
@@ -149,6 +109,8 @@ class RedisBus:
             except (RedisError, OSError) as exc:
                 metrics.BUS_ERRORS.labels("subscribe").inc()
                 log.warning("Redis subscription lost (%s); retrying", type(exc).__name__)
+                if not reconnecting:
+                    self.on_lost()
                 reconnecting = True
                 await asyncio.sleep(0.5)
             finally:
@@ -159,10 +121,10 @@ class RedisBus:
         if message.get("type") != "pmessage":
             return
         try:
-            body = json.loads(message["data"])
-        except ValueError:
+            body = orjson.loads(message["data"])
+        except orjson.JSONDecodeError:
             return
-        if body.get("origin") != self.origin:
+        if isinstance(body, dict) and body.get("origin") != self.origin:
             self.on_message(body)
 
     async def _publish(self) -> None:
@@ -183,4 +145,5 @@ class RedisBus:
                 log.warning(
                     "publishing %d message(s) to Redis failed (%s)", len(batch), type(exc).__name__
                 )
+                self.on_lost()
                 await asyncio.sleep(0.2)

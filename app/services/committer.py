@@ -65,6 +65,7 @@ class Write:
     action: dict[str, Any]
     extras: list[BoundStatement | Step] = field(default_factory=list)
     ends_match: bool = False
+    epoch: int = 0  # the table's lease epoch its writer holds (the fence, store/leases.py)
     done: asyncio.Future[None] | None = None
 
     def row(self) -> dict[str, Any]:
@@ -78,7 +79,8 @@ class Write:
 
 
 class VersionMoved(Exception):
-    """A table was not at the version its authority expected (another writer)."""
+    """A table was not at the version its authority expected, or its lease moved on
+    (another writer)."""
 
 
 Answer = tuple[Write, Exception | None]  # a write and its refusal (None: committed)
@@ -188,7 +190,9 @@ def take(inbox: queue.SimpleQueue[Write | None], most: int) -> tuple[list[Write]
 
 def store_batch(connection: Connection, batch: list[Write]) -> None:
     """Step every table's version, append the actions and run their extras (no commit)."""
-    moved = table_store.bump_versions(connection, [(w.table_id, w.version - 1) for w in batch])
+    moved = table_store.bump_versions(
+        connection, [(w.table_id, w.version - 1, w.epoch) for w in batch]
+    )
     if moved != len(batch):
         raise VersionMoved
     match_store.append_actions(connection, [w.row() for w in batch])

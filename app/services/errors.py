@@ -86,6 +86,30 @@ class Unavailable(ServiceError):
     status = 503
 
 
+class Elsewhere(ServiceError):
+    """Another worker owns the table (holds its lease): commands for it go there. Caught
+    on the way; should one escape, the client is told to try again."""
+
+    status = 503
+
+    def __init__(self, owner: str) -> None:
+        super().__init__("unavailable", "This table is served by another server.")
+        self.owner = owner
+
+
+class TableMoving(Unavailable):
+    """A table passing between workers: its owner does not answer, or lost the table while
+    a command was on its way. Nothing changed; clients see ``unavailable`` and try again
+    (a table socket is closed with 4012 and resumes)."""
+
+
+def table_moving() -> TableMoving:
+    """The refusal while a table moves to another worker."""
+    return TableMoving(
+        "unavailable", "This table is moving to another server; try again in a moment."
+    )
+
+
 def unreachable(exc: BaseException) -> bool:
     """True when ``exc`` says the database could not be reached (stopped, restarting, the
     connection lost or timed out), as opposed to a database that answered with an error."""

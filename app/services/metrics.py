@@ -27,7 +27,7 @@ ACK_SECONDS = Histogram(
 )
 FANOUT_LAG = Histogram(
     "talon_fanout_lag_seconds",
-    "From an action being stored by one worker to its update reaching the viewers of another.",
+    "From a table's owner sending frames to the worker that relays them to its connections.",
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
     registry=REGISTRY,
 )

@@ -25,6 +25,16 @@ class SeatHolder:
     name: str
 
 
+def seat_held(seats: Mapping[int, SeatHolder], player_id: str | None) -> int | None:
+    """The seat ``player_id`` holds among ``seats``, or None (a spectator)."""
+    if player_id is None:
+        return None
+    for seat, holder in seats.items():
+        if holder.player_id == player_id:
+            return seat
+    return None
+
+
 class TableFacts(Protocol):
     """What the public table info is made of (a table in memory or its store row)."""
 
@@ -187,6 +197,11 @@ def resume(
     }
     missing = table.records[since - kept_from :]
     return [head, *(record.frame_for(seat) for record in missing)]
+
+
+def error(code: str, message: str, ref: Any = None, **extra: Any) -> dict[str, Any]:
+    """An ``error`` frame; ``id`` echoes the client's message id (or null)."""
+    return {"type": "error", "id": ref, "code": code, "message": message, **extra}
 
 
 def ack(ref: Any, version: int) -> dict[str, Any]:

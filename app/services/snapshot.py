@@ -50,6 +50,7 @@ class StoredTable:
     invite_code: str
     # SHA-256 of the server's seed for the next match (``services.fairness``).
     next_commitment: str | None
+    lease_epoch: int = 0  # the fence every commit checks (app/store/leases.py)
 
 
 def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
@@ -69,6 +70,7 @@ def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
         version=table.version,
         invite_code=table.invite_code,
         next_commitment=None if table.next_seed is None else seed_commitment(table.next_seed),
+        lease_epoch=table.lease_epoch,
     )
 
 

@@ -4,36 +4,50 @@ Each table has at most one ``TableAuthority`` (its actor) in this process;
 ``TableService.authority`` loads it on first use (replaying a live or finished match from its
 log, one load per table at a time), and ``evict_idle`` drops it again once nobody needs it.
 Table info and lobby lists are read from store rows, without loading any match. When several
-workers share the database (``shared``: there is a bus), seat and match changes hold the
-table's row lock, each change is announced on the bus, and other workers' announcements
-reach the authority here (``on_bus_message``); a periodic check against the store covers
-lost messages.
+workers share the database (``shared``), a worker holds a table only while it owns the table's
+lease (``leases.py``): loading takes the lease, losing it lets the table go, and eviction
+gives it up. A table another worker owns is served through that owner (``relay.py``): a
+connection gets a ``RemoteTable``, and a lobby request (join, leave, rematch, a bot seat) is
+forwarded to the owner (``owned``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 import secrets
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Concatenate, ParamSpec
 
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.bots import LEVELS
 from app.engine import State, new_match
 from app.services import fairness, identity, metrics
-from app.services.authority import Call, Command, Follow, Refresh, TableAuthority
+from app.services.authority import Call, TableAuthority
 from app.services.bots import BotSeats, bot_level, bot_name, bot_player_id
-from app.services.bus import NO_BUS, Bus, Message
 from app.services.committer import Committer
-from app.services.errors import STORE_ERRORS, Conflict, Forbidden, Invalid, NotFound
+from app.services.errors import (
+    STORE_ERRORS,
+    Conflict,
+    Elsewhere,
+    Forbidden,
+    Invalid,
+    NotFound,
+    ServiceError,
+    TableMoving,
+    Unavailable,
+    table_moving,
+)
 from app.services.hub import Hub
+from app.services.leases import Leases
 from app.services.presenter import SeatHolder, public_info
+from app.services.relay import Connection, Relay, RemoteTable
 from app.services.rules import rules_for_table, seat_count, stored_rules
 from app.services.snapshot import StoredTable, load_snapshot, stored_table
 from app.store import Player
@@ -52,6 +66,38 @@ YOUR_TABLES = 50
 Started = tuple[int, State, str]
 
 
+P = ParamSpec("P")
+Lobby = Callable[Concatenate["TableService", Player, str, P], Awaitable[dict[str, Any]]]
+
+
+def owned(change: Lobby[P]) -> Lobby[P]:
+    """A lobby change of one table (``self, player, table_id, ...``) runs where the table's
+    owner is: here, or forwarded to the worker holding the table's lease."""
+
+    @functools.wraps(change)
+    async def run(
+        self: TableService, player: Player, table_id: str, *args: P.args, **kwargs: P.kwargs
+    ) -> dict[str, Any]:
+        try:
+            return await change(self, player, table_id, *args, **kwargs)
+        except Elsewhere as elsewhere:
+            owner = elsewhere.owner
+        if self.relay is None:
+            raise table_moving()
+        request = {"player_id": player.id, "table_id": table_id, "args": args, **kwargs}
+        try:
+            answer: dict[str, Any] = await self.relay.call(owner, change.__name__, request)
+            return answer
+        except TableMoving:
+            pass
+        try:  # the owner was silent for a whole lease: it has run out, unless renewed
+            return await change(self, player, table_id, *args, **kwargs)
+        except Elsewhere:
+            raise table_moving() from None
+
+    return run  # type: ignore[return-value]  # functools.wraps's type hides the signature
+
+
 class TableService:
     """Lobby operations and the registry of table authorities."""
 
@@ -62,7 +108,7 @@ class TableService:
         committer: Committer,
         public_url: str,
         new_seed: Callable[[], str] = lambda: secrets.token_hex(16),
-        bus: Bus = NO_BUS,
+        leases: Leases | None = None,
         bots: BotSeats | None = None,
         idle_seconds: float = 300.0,
         clock: Callable[[], float] = time.monotonic,
@@ -78,14 +124,15 @@ class TableService:
         self._loading: dict[str, asyncio.Task[TableAuthority]] = {}
         self.idle_seconds = idle_seconds
         self.clock = clock
-        self.bus = bus
-        self._following: set[asyncio.Task[None]] = set()
+        self.leases = leases
+        self.relay: Relay | None = None  # set with several workers (Services.build)
+        self._background: set[asyncio.Task[Any]] = set()
         self.bots = bots
 
     @property
     def shared(self) -> bool:
-        """True when other workers share the database (there is a bus to them)."""
-        return self.bus is not NO_BUS
+        """True when other workers share the database (each table has one owner)."""
+        return self.leases is not None
 
     # -- players -------------------------------------------------------------------------
 
@@ -142,7 +189,13 @@ class TableService:
         return await asyncio.shield(loading)
 
     async def _register(self, table_id: str) -> TableAuthority:
+        epoch = await self._take_lease(table_id) if self.leases is not None else None
         found = await self._load(table_id)
+        if epoch is not None:
+            found.epoch, found.on_lost = epoch, self._let_go
+            log.info(
+                "this worker owns the table now", extra={**found._log_fields(), "epoch": epoch}
+            )
         self._authorities[table_id] = found
         if self.bots is not None:
             self.bots.watch(found)  # a bot on move after a restart moves now
@@ -166,10 +219,11 @@ class TableService:
             and not table.in_doubt
             and not (self.bots is not None and self.bots.pending(table))
         ]
-        for table_id in idle:
-            del self._authorities[table_id]
+        released = {table_id: self._authorities.pop(table_id).epoch for table_id in idle}
         if idle:
             log.info("evicted idle tables", extra={"tables": len(idle)})
+        if self.leases is not None and released:
+            self._spawn(self.leases.release(released))
         return len(idle)
 
     async def evict_periodically(self) -> None:
@@ -179,112 +233,175 @@ class TableService:
             self.evict_idle()
 
     async def rebuild_live_tables(self) -> int:
-        """Rebuild every live table from its log (run at start); how many were rebuilt."""
+        """Rebuild every live table from its log (run at start; with several workers, those
+        no other worker owns); how many were rebuilt."""
         async with self.sessions() as session:
             ids = [table.id for table in await table_store.live_tables(session)]
+        rebuilt = 0
         for table_id in ids:
-            await self.authority(table_id)
-        return len(ids)
+            with contextlib.suppress(Elsewhere):
+                await self.authority(table_id)
+                rebuilt += 1
+        return rebuilt
 
     async def _load(self, table_id: str) -> TableAuthority:
         async with self.sessions() as session:
             snapshot = await load_snapshot(session, table_id)
         return TableAuthority.from_snapshot(
-            snapshot, self.sessions, self.hub, self.committer, self.bus, self.clock
+            snapshot, self.sessions, self.hub, self.committer, self.clock
         )
 
     def live_count(self) -> int:
         """How many tables this worker knows to be under way."""
         return sum(1 for a in self._authorities.values() if a.status == "live")
 
-    # -- workers sharing one database ----------------------------------------------------
+    # -- workers sharing one database: owners and leases -------------------------------
 
-    def on_bus_message(self, message: Message) -> None:
-        """Another worker changed a table: bring this worker's copy along, if it has one."""
-        authority = self._authorities.get(str(message.get("table_id")))
-        if authority is None:
-            return  # loaded from the store when first needed
-        command: Command[None]
-        if message.get("kind") == "action":
-            command = Follow(
-                message.get("match_id"),
-                int(message["version"]),
-                int(message["seat"]),
-                message.get("action"),
-            )
-        else:
-            command = Refresh()
-        # Queued at once into the table's inbox, so a table's messages run in the order sent.
-        answer = authority.ask(command)
-        sent_at = message.get("at") if isinstance(command, Follow) else None
+    async def _take_lease(self, table_id: str) -> int:
+        """This worker's new lease epoch on the table; ``Elsewhere`` while another worker
+        holds it, ``NotFound`` for an unknown table."""
+        assert self.leases is not None
+        for _ in range(2):  # a lease that runs out between the two questions: ask again
+            epoch = await self.leases.acquire(table_id)
+            if epoch is not None:
+                return epoch
+            owner = await self.leases.holder(table_id)
+            if owner is not None:
+                raise Elsewhere(owner)
+        async with self.sessions() as session:
+            if await table_store.get_table(session, table_id) is None:
+                raise NotFound("table_not_found", "There is no such table.")
+        raise table_moving()
 
-        def done(finished: asyncio.Future[None]) -> None:
-            if finished.cancelled():
-                return
-            if finished.exception() is None and isinstance(sent_at, (int, float)):
-                metrics.FANOUT_LAG.observe(max(0.0, time.time() - sent_at))
-
-        answer.add_done_callback(done)
-
-    def check_all(self) -> None:
-        """Check every table this worker has viewers for against the store (after Redis
-        came back, or periodically): a table whose version moved catches up."""
-        self._following.add(asyncio.get_running_loop().create_task(self._check_heads_quietly()))
-
-    async def _check_heads_quietly(self) -> None:
-        await self.check_heads()
-
-    async def check_heads(self) -> int:
-        """Catch up every watched table whose stored version or match differs from memory;
-        how many did."""
-        watched = [t for t in self._authorities if self.hub.count(t) > 0]
+    async def open_table(self, table_id: str) -> TableAuthority | RemoteTable:
+        """The table a connection watches: this worker's authority when it owns the table
+        (or can take its lease), else a stand-in relaying to the owner."""
         try:
-            async with self.sessions() as session:
-                heads = await table_store.heads(session, watched)
-        except STORE_ERRORS:
-            metrics.database_error("check")
-            return 0
-        behind = [
-            self._authorities[t]
-            for t, (version, match_id) in heads.items()
-            if version > self._authorities[t].version or match_id != self._authorities[t].match_id
-        ]
-        for authority in behind:
-            log.info(
-                "table is behind the store; catching up",
-                extra={"table_id": authority.table_id, "version": authority.version},
+            return await self.authority(table_id)
+        except Elsewhere as elsewhere:
+            if self.relay is None:
+                raise table_moving() from None
+            return self.relay.remote_table(elsewhere.owner, await self.stored(table_id))
+
+    async def attach(
+        self,
+        table: TableAuthority | RemoteTable,
+        connection: Connection,
+        player_id: str | None,
+        since: int | None,
+        max_replay: int,
+    ) -> tuple[TableAuthority | RemoteTable, int | None]:
+        """Greet ``connection`` at ``table``: the table it ends up watching and its seat. An
+        owner that does not answer (it died) or no longer holds the table is asked once
+        more, by whoever holds the lease then (this worker, once the lease ran out)."""
+        try:
+            return table, await table.attach(connection, player_id, since, max_replay)
+        except Unavailable:
+            if not isinstance(table, RemoteTable):
+                raise
+        table = await self.open_table(table.table_id)
+        return table, await table.attach(connection, player_id, since, max_replay)
+
+    async def run_call(self, op: str, args: Mapping[str, Any]) -> Any:
+        """Run a lobby change another worker forwarded here (this worker owns the table)."""
+        changes = {
+            "join": self.join,
+            "leave": self.leave,
+            "rematch": self.rematch,
+            "add_bot": self.add_bot,
+        }
+        change = changes.get(op)
+        if change is None:
+            raise Invalid("bad_request", "Unknown forwarded request.")
+        async with self.sessions() as session:
+            player = await player_store.get_player(session, str(args.get("player_id")))
+        if player is None:
+            raise NotFound("player_not_found", "There is no such player.")
+        extra = {k: v for k, v in args.items() if k not in ("player_id", "table_id", "args")}
+        try:
+            return await change.__wrapped__(  # type: ignore[attr-defined]
+                self, player, str(args.get("table_id")), *args.get("args", ()), **extra
             )
-            await authority.refresh()
-        self._restart_stalled_bots(watched)
-        return len(behind)
+        except Elsewhere:  # taken over meanwhile: the caller tries again
+            raise table_moving() from None
 
-    def _restart_stalled_bots(self, table_ids: list[str]) -> None:
-        """Move a bot whose turn was scheduled by a worker that died meanwhile. Should two
-        workers both move it, the table's version lets only one move through."""
-        if self.bots is None:
-            return
-        for table_id in table_ids:
-            authority = self._authorities[table_id]
-            if self.bots.stalled(authority):
-                log.info("a bot's turn stalled; taking it over", extra={"table_id": table_id})
-                self.bots.consider(authority)
+    async def stored(self, table_id: str) -> StoredTable:
+        """A table as its store rows say; ``NotFound`` for an unknown one."""
+        async with self.sessions() as session:
+            table = await table_store.get_table(session, table_id)
+            if table is None:
+                raise NotFound("table_not_found", "There is no such table.")
+            seats = await table_store.seats_of(session, [table_id])
+        return stored_table(table, seats[table_id])
 
-    async def watch(self, interval: float) -> None:
-        """Run ``check_heads`` every ``interval`` seconds (covers messages Redis lost)."""
+    def _let_go(self, authority: TableAuthority) -> None:
+        """Another worker owns the table now: drop it, and close its watchers so that their
+        clients reconnect to the new owner (with ``since``)."""
+        if self._authorities.get(authority.table_id) is authority:
+            del self._authorities[authority.table_id]
+            log.info("the table's lease moved to another worker", extra=authority._log_fields())
+        authority.hand_over()
+
+    async def keep_leases(self) -> int:
+        """Renew this worker's leases, let go of the tables it lost, adopt live tables whose
+        owner died, and check the owners of relayed connections; how many were adopted."""
+        assert self.leases is not None
+        held = {table_id: table.epoch for table_id, table in self._authorities.items()}
+        try:
+            lost = await self.leases.renew(held)
+            orphans = await self.leases.orphans()
+        except STORE_ERRORS:
+            metrics.database_error("lease")
+            return 0
+        for table_id in lost:
+            authority = self._authorities.get(table_id)
+            if authority is not None and authority.epoch == held[table_id]:
+                self._let_go(authority)
+        adopted = 0
+        for table_id in orphans:  # their owner died: rebuilt here, their bots move on
+            try:
+                await self.authority(table_id)
+            except (ServiceError, SQLAlchemyError, OSError):
+                continue  # another worker was quicker, or the database is away
+            adopted += 1
+        if self.relay is not None:
+            with contextlib.suppress(*STORE_ERRORS):
+                await self.relay.check(self.leases.holders)
+        return adopted
+
+    async def keep_leases_periodically(self, interval: float) -> None:
+        """``keep_leases`` every ``interval`` seconds (well within a lease)."""
         while True:
             await asyncio.sleep(interval)
-            await self.check_heads()
+            await self.keep_leases()
+
+    async def close(self) -> None:
+        """Stopping, with several workers: hand every table's watchers over and give up the
+        leases, so that other workers take the tables at once."""
+        if self.leases is None:
+            return
+        held = {table_id: table.epoch for table_id, table in self._authorities.items()}
+        for table in list(self._authorities.values()):
+            table.hand_over()
+        self._authorities.clear()
+        if held:
+            with contextlib.suppress(*STORE_ERRORS):
+                await self.leases.release(held)
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _hold(self, session: AsyncSession, authority: TableAuthority) -> None:
-        """With other workers: lock the table's row for this transaction and catch up, so
-        seat and match changes see, and serialize with, every other worker's."""
+        """With other workers: lock the table's row for this transaction and check that
+        this worker still holds its lease, so that a former owner's seat and match changes
+        are fenced off like its actions."""
         if self.shared:
-            await table_store.lock_table(session, authority.table_id)
-            await authority.catch_up()
-
-    def _announce(self, authority: TableAuthority) -> None:
-        if self.shared:
-            self.bus.table_changed(authority.table_id, authority.version)
+            epoch = await table_store.lock_table(session, authority.table_id)
+            if epoch != authority.epoch:
+                self._let_go(authority)
+                raise table_moving()
 
     # -- tables --------------------------------------------------------------------------
 
@@ -371,6 +488,7 @@ class TableService:
         async with self.sessions.begin() as session:
             return {"commitment": await fairness.offer_seed(session, player.id, self.new_seed)}
 
+    @owned
     async def add_bot(
         self, player: Player, table_id: str, seat: int | None, level: str
     ) -> dict[str, Any]:
@@ -434,7 +552,6 @@ class TableService:
                 players = {s: h.player_id for s, h in authority.seats.items()}
                 started = await self._store_new_match(session, authority, players)
             authority.begin_match(*started)
-            self._announce(authority)
 
         await authority.ask(Call("start", step))
 
@@ -488,17 +605,16 @@ class TableService:
         return self.table_json(stored_table(table, seats[table_id]), player_id)
 
     async def check_watcher(
-        self, authority: TableAuthority, player_id: str | None, invite_code: str | None
+        self,
+        authority: TableAuthority | RemoteTable,
+        player_id: str | None,
+        invite_code: str | None,
     ) -> None:
         """Refuse to show the table to someone not seated at it, unless spectators may
         watch: ``Forbidden`` ``no_spectators`` when the players keep them out, and
         ``invite_required`` at a private table without its invite code."""
         if authority.seat_of(player_id) is not None:
             return
-        if player_id is not None and self.shared:
-            await authority.refresh()  # seated a moment ago through another worker?
-            if authority.seat_of(player_id) is not None:
-                return
         if not authority.spectators:
             raise Forbidden("no_spectators", "The players at this table do not allow spectators.")
         if authority.visibility == "private" and not invite_matches(authority, invite_code):
@@ -506,6 +622,7 @@ class TableService:
                 "invite_required", "This private table can be watched only with its invite link."
             )
 
+    @owned
     async def join(
         self,
         player: Player,
@@ -564,7 +681,6 @@ class TableService:
             authority.publish_table()
         else:
             authority.begin_match(*started)
-        self._announce(authority)
 
     def _seat_to_take(
         self,
@@ -619,6 +735,7 @@ class TableService:
         next_commitment = await fairness.draw_next_seed(session, authority.table_id, self.new_seed)
         return match.id, state, next_commitment
 
+    @owned
     async def leave(self, player: Player, table_id: str) -> dict[str, Any]:
         """Give up a seat before the match starts; an emptied table is closed."""
         authority = await self.authority(table_id)
@@ -638,11 +755,11 @@ class TableService:
             if not authority.seats:
                 authority.status = "finished"
             authority.publish_table()
-            self._announce(authority)
 
         await authority.ask(Call("leave", step))
         return self.table_json(authority, player.id)
 
+    @owned
     async def rematch(
         self, player: Player, table_id: str, contribution: str | None = None
     ) -> dict[str, Any]:
@@ -666,12 +783,13 @@ class TableService:
                 await fairness.contribute(session, table_id, seat, contribution)
                 started = await self._store_new_match(session, authority, players)
             authority.begin_match(*started)
-            self._announce(authority)
 
         await authority.ask(Call("rematch", step))
         return self.table_json(authority, player.id)
 
 
-def invite_matches(table: TableAuthority | StoredTable, invite_code: str | None) -> bool:
+def invite_matches(
+    table: TableAuthority | StoredTable | RemoteTable, invite_code: str | None
+) -> bool:
     """True when ``invite_code`` is the table's (compared in constant time)."""
     return hmac.compare_digest((invite_code or "").encode(), table.invite_code.encode())

@@ -136,6 +136,12 @@ class Table(Base):
     next_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_by: Mapped[str] = mapped_column(ForeignKey("players.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The lease (several workers, app/services/leases.py): the worker that owns the table,
+    # until when (seconds since the epoch), and the fencing epoch, which every acquisition
+    # moves up and every action's commit checks, so that a former owner can never commit.
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class TableSeat(Base):

@@ -114,14 +114,15 @@ def status_update(table_id: str, status: str) -> BoundStatement:
 
 # SQLite steps a batch of tables in one statement, as the action log does (see
 # ``matches.SQLITE_APPEND``); row values need SQLite 3.15 or later.
-SQLITE_BUMP = "UPDATE tables SET version = version + 1 WHERE (id, version) IN (VALUES "
-SQLITE_TABLES_PER_STATEMENT = 500
+SQLITE_BUMP = "UPDATE tables SET version = version + 1 WHERE (id, version, lease_epoch) IN (VALUES "
+SQLITE_TABLES_PER_STATEMENT = 300
 
 
-def bump_versions(connection: Connection, moves: list[tuple[str, int]]) -> int:
-    """Move each ``(table_id, expected)`` table one version up; how many rows moved.
+def bump_versions(connection: Connection, moves: list[tuple[str, int, int]]) -> int:
+    """Move each ``(table_id, expected, epoch)`` table one version up; how many rows moved.
 
-    A count below ``len(moves)`` means some table was not at its expected version.
+    A count below ``len(moves)`` means some table was not at its expected version, or its
+    lease has moved to another epoch (another worker took it over: the fence).
     Synchronous: it runs inside the group commit's transaction (see ``services.committer``).
     """
     dialect = connection.dialect.name
@@ -129,45 +130,41 @@ def bump_versions(connection: Connection, moves: list[tuple[str, int]]) -> int:
         moved = 0
         for start in range(0, len(moves), SQLITE_TABLES_PER_STATEMENT):
             chunk = moves[start : start + SQLITE_TABLES_PER_STATEMENT]
-            statement = SQLITE_BUMP + ", ".join(["(?, ?)"] * len(chunk)) + ")"
+            statement = SQLITE_BUMP + ", ".join(["(?, ?, ?)"] * len(chunk)) + ")"
             values = tuple(value for move in chunk for value in move)
             moved += int(connection.exec_driver_sql(statement, values).rowcount)
         return moved
     if len(moves) > 1 and dialect == "postgresql":
         # asyncpg reports no row count for a many-parameter statement: one UPDATE over
-        # every (id, expected) pair, counting the rows it returns.
+        # every (id, expected, epoch) triple, counting the rows it returns.
         returning = (
             update(Table)
-            .where(tuple_(Table.id, Table.version).in_(moves))
+            .where(tuple_(Table.id, Table.version, Table.lease_epoch).in_(moves))
             .values(version=Table.version + 1)
             .returning(Table.id)
         )
         return len(connection.execute(returning).all())
     bump = (
         update(Table)
-        .where(Table.id == bindparam("t_id"), Table.version == bindparam("expected"))
+        .where(
+            Table.id == bindparam("t_id"),
+            Table.version == bindparam("expected"),
+            Table.lease_epoch == bindparam("epoch"),
+        )
         .values(version=bindparam("expected") + 1)
     )
-    params = [{"t_id": table_id, "expected": expected} for table_id, expected in moves]
+    params = [
+        {"t_id": table_id, "expected": expected, "epoch": epoch}
+        for table_id, expected, epoch in moves
+    ]
     return int(connection.execute(bump, params).rowcount)
 
 
-async def lock_table(session: AsyncSession, table_id: str) -> None:
-    """Hold the table's row until the transaction ends (``SELECT ... FOR UPDATE``), so that
-    workers sharing the database change its seats and matches one at a time. SQLite ignores
-    it (one writer anyway)."""
-    await session.execute(select(Table.id).where(Table.id == table_id).with_for_update())
-
-
-async def heads(
-    session: AsyncSession, table_ids: Iterable[str]
-) -> dict[str, tuple[int, int | None]]:
-    """For each table id, its stored ``(version, match_id)``."""
-    wanted = list(table_ids)
-    if not wanted:
-        return {}
-    query = select(Table.id, Table.version, Table.match_id).where(Table.id.in_(wanted))
-    return {
-        table_id: (version, match_id)
-        for table_id, version, match_id in await session.execute(query)
-    }
+async def lock_table(session: AsyncSession, table_id: str) -> int | None:
+    """Hold the table's row until the transaction ends (``SELECT ... FOR UPDATE``); its
+    lease epoch, which the caller checks against its own (a fenced lobby change), or None
+    for an unknown table. SQLite ignores the lock (one writer anyway)."""
+    found = await session.execute(
+        select(Table.lease_epoch).where(Table.id == table_id).with_for_update()
+    )
+    return found.scalar_one_or_none()

@@ -1,9 +1,10 @@
 """The shipped nginx config sends every connection of one table to the same worker.
 
 Debian's nginx runs ``deploy/nginx.conf`` in front of two stand-in upstreams that answer each
-request with their own name. Each of 24 table ids is asked for twice at ``/ws/tables/{id}``:
-both requests must reach the same upstream (a consistent hash of the id, where round-robin
-would alternate), and the ids must be spread over both upstreams.
+request with their own name. Each of 24 table ids is asked for twice at ``/ws/tables/{id}``
+and once at each of its lobby paths (``join``, ``leave``, ``rematch``, ``bots``): every request
+must reach the same upstream (a consistent hash of the id, where round-robin would
+alternate), and the ids must be spread over both upstreams.
 """
 
 from __future__ import annotations
@@ -58,9 +59,12 @@ def test_every_connection_of_a_table_reaches_the_same_worker(
             reached: dict[str, set[str]] = {}
             for n in range(24):
                 table_id = f"table{n:03d}"
-                for _ in range(2):
-                    answer = http.get(f"/ws/tables/{table_id}")
-                    reached.setdefault(table_id, set()).add(answer.text)
+                paths = [f"/ws/tables/{table_id}"] * 2 + [
+                    f"/api/tables/{table_id}/{lobby}"
+                    for lobby in ("join", "leave", "rematch", "bots")
+                ]
+                for path in paths:
+                    reached.setdefault(table_id, set()).add(http.get(path).text)
             plain = {http.get("/api/tables").text for _ in range(4)}
     finally:
         proxy.stop()

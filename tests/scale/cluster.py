@@ -16,10 +16,12 @@ import tempfile
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from tests.support import free_port
+from tests.support import Client, FoldingViewer, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,6 +117,7 @@ class Worker:
             "LOG_LEVEL": "info",
             "LOG_FORMAT": "json",
             "SYNC_INTERVAL": "0.5",
+            "LEASE_SECONDS": "2",
             "EXPOSE_METRICS": "true",
             "PUBLIC_URL": f"http://{self.base}",
             "ALLOWED_ORIGINS": f'["http://{self.base}"]',
@@ -170,3 +173,55 @@ async def two_workers(
 def client(worker: Worker) -> httpx.AsyncClient:
     """An HTTP client for one worker's REST API."""
     return httpx.AsyncClient(base_url=f"http://{worker.base}", timeout=10)
+
+
+class ResumingViewer(FoldingViewer):
+    """A folding viewer that carries on when the server closes its connection (its table
+    moved to another worker, or its worker died): it reconnects to ``base`` with ``since``,
+    as the browser client does, until a worker greets it. A gap or a repeated version
+    still fails the test; ``resumed`` counts the reconnections."""
+
+    def __init__(self, token: str | None, invite: str | None = None) -> None:
+        super().__init__(token, invite)
+        self.base, self.table_id, self.resumed = "", "", 0
+
+    async def connect(self, base: str, table_id: str, since: int | None) -> dict[str, Any]:
+        self.base, self.table_id = base, table_id
+        return await super().connect(base, table_id, since)
+
+    async def recv(self) -> dict[str, Any]:
+        while True:
+            try:
+                return await super().recv()
+            except ConnectionClosed:
+                await self.resume()
+
+    async def resume(self, base: str | None = None, attempts: int = 60) -> dict[str, Any]:
+        """Reconnect (to ``base`` when given) with ``since`` until greeted; the welcome."""
+        self.base = base or self.base
+        for _ in range(attempts):
+            with contextlib.suppress(ConnectionClosed, InvalidHandshake, OSError, TimeoutError):
+                client, hello = await self._open()
+                if hello is not None:
+                    self.resumed += 1
+                    return hello
+                await client.close()
+            await asyncio.sleep(0.25)
+        raise AssertionError(f"no worker greeted the viewer again at {self.base}")
+
+    async def _open(self) -> tuple[Client, dict[str, Any] | None]:
+        socket = await Client.open_socket(self.base, self.table_id)
+        client = Client(socket)
+        hello: dict[str, Any] = {"type": "hello", "token": self.token, "since": self.version}
+        if self.invite is not None:
+            hello["invite"] = self.invite
+        await client.send(hello)
+        welcome = await client.recv()
+        if welcome["type"] != "welcome":
+            return client, None  # refused for now (the table is moving): try again
+        self.client = client
+        if welcome["view"] is not None:
+            self.view, self.version = welcome["view"], welcome["version"]
+        else:
+            assert welcome["version"] == self.version, (welcome, self.version)
+        return client, welcome

@@ -1,8 +1,10 @@
-"""A bot whose turn was scheduled by a worker that died is moved by another worker.
+"""A bot whose turn was scheduled by a table's owner that died is moved by the next owner.
 
-Worker 1 takes the human's move and schedules the bot's reply after a pause far longer than the
-test; it is then killed with SIGKILL. Worker 2, which only had a spectator at that table, sees
-in its periodic check that the bot has been on move too long, moves it, and the match finishes.
+Worker 1 owns the table (it was opened there), takes the human's move and schedules the bot's
+reply after a pause far longer than the test; it is then killed with SIGKILL. Worker 2, which
+only relayed a spectator's connection, takes the table's lease once it has run out, rebuilds
+the table from the log, moves the bot, and the match finishes; both clients reconnect with
+``since`` and miss nothing.
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from pathlib import Path
 import httpx
 
 from tests.pg import PostgresCluster
-from tests.scale.cluster import RedisServer, Worker
+from tests.scale.cluster import RedisServer, ResumingViewer, Worker
 from tests.support import Api, FoldingViewer, in_thread, pick
 
 BOT_SEAT = 1
 
 
-async def test_a_stalled_bot_turn_is_taken_over_by_another_worker(
+async def test_a_bot_turn_is_taken_over_by_the_next_owner(
     pg_cluster: PostgresCluster, redis_server: RedisServer, tmp_path: Path
 ) -> None:
     database = in_thread(lambda: asyncio.run(pg_cluster.fresh_database()))
@@ -38,31 +40,32 @@ async def test_a_stalled_bot_turn_is_taken_over_by_another_worker(
                 anna["token"], options={"target": 1}, visibility="private", bots={"1": "easy"}
             )
         assert table["status"] == "live"
-        human = FoldingViewer(anna["token"])
-        spectator = FoldingViewer(None, invite=table["invite_code"])  # a private table
+        human = ResumingViewer(anna["token"])
+        spectator = ResumingViewer(None, invite=table["invite_code"])  # a private table
         await human.connect(one.base, table["id"], None)
         await spectator.connect(two.base, table["id"], None)
         killed = False
         while not human.view["match_over"]:
             if human.view["to_move"] == BOT_SEAT:
-                await human.catch_up(human.version + 1)  # the bot's move, from some worker
+                if not killed:
+                    one.kill()  # it scheduled the bot's move, then died
+                    killed = True
+                    await human.resume(two.base)
+                await human.catch_up(human.version + 1)  # the bot's move, by the new owner
             else:
                 assert human.client is not None
                 action = pick(human.view["legal"], rng)
                 message = {"type": "action", "id": "m", "version": human.version}
                 await human.client.send({**message, "action": action})
                 await human.catch_up(human.version + 1)
-                if not killed and human.view["to_move"] == BOT_SEAT:
-                    one.kill()  # it scheduled the bot's reply, then died
-                    killed = True
-                    await human.connect(two.base, table["id"], human.version)
             await spectator.catch_up(human.version)
         assert killed, "the human never handed the move to the bot"
         for viewer, token in ((human, anna["token"]), (spectator, None)):
             fresh = FoldingViewer(token, viewer.invite)
             await fresh.connect(two.base, table["id"], None)
             assert viewer.view == fresh.view  # every version folded once, nothing missing
-        assert any("taking it over" in line for line in two.log_lines())
+        assert any("owns the table now" in line for line in two.log_lines())
+        assert spectator.resumed  # its relayed connection was handed over
     finally:
         one.kill()
         two.kill()

@@ -1,12 +1,14 @@
 """Redis restarts mid-match: the database, not Redis, is the record.
 
-Two workers share one PostgreSQL database and a redis-server of this test's own. Player A is
-on worker 1; player B and a spectator are on worker 2. After a few moves redis-server is
-killed; the match goes on while it is down (every update published meanwhile is lost, so each
-worker must notice that the table moved, from its periodic check against the database), then
-redis-server is started again on the same port and the match is played to its end. Every
-connection must have seen every version exactly once, each with exactly the events its viewer
-may see, and the workers must have counted the lost messages.
+Two workers share one PostgreSQL database and a redis-server of this test's own. The table is
+owned by worker 1 (it was opened there); both players are on worker 1, as the shipped nginx
+rule routes a table's connections, and a spectator is on worker 2, which relays it to the
+owner through Redis. After a few moves redis-server is killed: the players play on (the owner
+needs only PostgreSQL), while the spectator's relayed connection is handed over and cannot be
+greeted again until Redis is back (whatever was published meanwhile is lost). redis-server is
+started again on the same port, the spectator resumes with ``since``, and the match is played
+to its end. Every connection must have seen every version exactly once, each with exactly the
+events its viewer may see, and both workers must have counted the lost messages.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ import pytest
 from tests.pg import PostgresCluster
 from tests.scale.cluster import RedisServer, client, two_workers
 from tests.scale.test_two_workers import (
+    Viewer,
     check_every_version_once,
-    connect_across,
     metric,
     play,
     start_match,
@@ -44,14 +46,17 @@ async def test_a_redis_restart_loses_no_update(pg_cluster: PostgresCluster, tmp_
         ):
             api1, api2 = Api(http1), Api(http2)
             anna, bela, table, joined = await start_match(api1, api2)
-            everyone = await connect_across(one, two, table["id"], anna, bela, table["invite_code"])
-            a, b, _ = everyone
-            seats = [a, b]
+            a, b = Viewer("A", anna["token"], 0), Viewer("B", bela["token"], 1)
+            spectator = Viewer("spectator", None, None, table["invite_code"])
+            for viewer, worker in ((a, one), (b, one), (spectator, two)):
+                await viewer.connect(worker, table["id"], None)
+            seats, everyone = [a, b], [a, b, spectator]
 
             assert await play(seats, everyone, rng, 8) == 8
             redis.stop()  # SIGKILL: whatever was in flight is gone
-            assert await play(seats, everyone, rng, 8) == 8  # across workers, without Redis
+            assert await play(seats, [a, b], rng, 8) == 8  # on the owner, without Redis
             redis.start()
+            await spectator.catch_up(a.version)  # handed over, greeted again once Redis is back
             await play(seats, everyone, rng, 10_000)
             assert a.view["match_over"]
             log = await api2.call("GET", f"/api/matches/{joined['match_id']}/log")
@@ -65,4 +70,5 @@ async def test_a_redis_restart_loses_no_update(pg_cluster: PostgresCluster, tmp_
         redis.cleanup()
 
     check_every_version_once(log, everyone)
+    assert spectator.resumed and not (a.resumed or b.resumed)
     assert all(count > 0 for count in lost), f"bus errors counted per worker: {lost}"

@@ -1,16 +1,22 @@
-"""Two workers, one truth: a match played across two server processes that share one
-PostgreSQL database and one redis-server, with one of them killed mid-match.
+"""Two workers, one owner: a match played across two server processes that share one
+PostgreSQL database and one redis-server, with the table's owner killed mid-match.
 
-Player A plays on worker 1; player B and a spectator watch and play on worker 2. Worker 1 is
-killed with SIGKILL while A's action is in flight; A reconnects to worker 2 with ``since``
-and the match is finished there. Every connection must have seen every version exactly once,
-each with exactly the events its viewer may see (checked against a replay of the stored
-log), and no log line may carry a token, a seed or a card.
+Anna opens the table on worker 1, which takes its lease and owns it; Bela joins through
+worker 2, which forwards the join to the owner. Player A plays on worker 1; player B and a
+spectator watch and play on worker 2, which relays their actions to the owner and the
+owner's frames back, and holds no copy of the table (it applies no action). Worker 1 is
+killed with SIGKILL while A's action is in flight; once its lease has run out worker 2 takes
+it, rebuilds the table from the log and finishes the match, while every client reconnects
+with ``since`` (B and the spectator are told to, A's worker is gone). Every connection must
+have seen every version exactly once, each with exactly the events its viewer may see
+(checked against a replay of the stored log), and no log line may carry a token, a seed or
+a card.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import json
 import random
@@ -19,17 +25,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from app.engine import Action, Rules, apply, new_match, redact, view
 from tests.pg import PostgresCluster
-from tests.scale.cluster import RedisServer, Worker, client, two_workers
-from tests.support import Api, FoldingViewer, in_thread, pick
+from tests.scale.cluster import RedisServer, ResumingViewer, Worker, client, two_workers
+from tests.support import Api, in_thread, pick
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
-class Viewer(FoldingViewer):
-    """A folding viewer on one worker that keeps every update it receives."""
+class Viewer(ResumingViewer):
+    """A folding viewer on one worker that keeps every update it receives. When its
+    connection is closed before its action was stored, it acts again once resumed (as a
+    player would, seeing the table still waiting for it)."""
 
     def __init__(
         self, name: str, token: str | None, seat: int | None, invite: str | None = None
@@ -37,6 +46,15 @@ class Viewer(FoldingViewer):
         super().__init__(token, invite)
         self.name, self.seat = name, seat
         self.updates: list[dict[str, Any]] = []
+        self.pending: dict[str, Any] | None = None  # the action sent and not yet seen stored
+        self.acknowledged: list[int] = []  # the versions its acks named
+
+    async def resume(self, base: str | None = None, attempts: int = 60) -> dict[str, Any]:
+        welcome = await super().resume(base, attempts)
+        if self.pending is not None and self.pending["version"] == self.version:
+            assert self.client is not None
+            await self.client.send(self.pending)
+        return welcome
 
     async def connect(self, worker: Worker, table_id: str, since: int | None) -> dict[str, Any]:  # type: ignore[override]
         welcome = await super().connect(worker.base, table_id, since)
@@ -55,25 +73,40 @@ class Viewer(FoldingViewer):
                 assert frame["type"] != "update", (self.name, "an extra update", frame)
 
 
-async def send_action(actor: Viewer, rng: random.Random, ref: str) -> None:
-    assert actor.client is not None
+async def send_action(actor: Viewer, rng: random.Random, ref: str, *, pending: bool = True) -> int:
+    """Send a random legal action (again after reconnecting if the connection was closed);
+    the version it was sent at. ``pending``: send it again if a reconnection shows it was
+    not stored."""
     chosen = pick(actor.view["legal"], rng)
-    message = {"type": "action", "id": ref, "version": actor.version, "action": chosen}
-    await actor.client.send(message)
+    while True:
+        assert actor.client is not None
+        message = {"type": "action", "id": ref, "version": actor.version, "action": chosen}
+        actor.pending = message if pending else None
+        try:
+            await actor.client.send(message)
+        except ConnectionClosed:
+            await actor.resume()  # sends ``pending`` again: the loop ends next time round
+            if actor.version == message["version"]:
+                return actor.version
+            continue
+        return actor.version
 
 
 async def play(seats: list[Viewer], everyone: list[Viewer], rng: random.Random, moves: int) -> int:
-    """Up to ``moves`` acknowledged actions, each seen by every viewer; how many."""
+    """Up to ``moves`` stored actions, each seen by every viewer and acknowledged (unless
+    the actor's connection was closed between its update and its ack); how many."""
     played = 0
     while played < moves and not everyone[0].view["match_over"]:
         actor = seats[everyone[0].view["to_move"]]
-        assert actor.client is not None
-        target = actor.version + 1
-        await send_action(actor, rng, str(target))
+        target = await send_action(actor, rng, f"m{actor.version + 1}") + 1
         for viewer in everyone:
             await viewer.catch_up(target)
-        ack = await actor.client.recv_until("ack")
-        assert ack["version"] == target
+        actor.pending = None
+        assert actor.client is not None
+        with contextlib.suppress(ConnectionClosed):  # handed over right after its update
+            ack = await actor.client.recv_until("ack")
+            assert ack["version"] == target
+            actor.acknowledged.append(target)
         played += 1
     return played
 
@@ -169,11 +202,16 @@ async def test_a_match_across_two_workers_survives_killing_one(
     async with two_workers(database, redis_server.url, tmp_path) as (one, two):
         async with client(one) as http1, client(two) as http2:
             api1, api2 = Api(http1), Api(http2)
-            # B joins through worker 2; worker 1 learns of the match through Redis.
+            # B joins through worker 2, which forwards the join to the owner, worker 1.
             anna, bela, table, joined = await start_match(api1, api2)
             seen_by_one = await api1.call("GET", f"/api/tables/{table['id']}")
             assert seen_by_one["status"] == "live"
             assert seen_by_one["match_id"] == joined["match_id"]
+            # A forwarded request's refusal comes back with its status and code.
+            late = await api2.player("Late")
+            path = f"/api/tables/{table['id']}/join"
+            refused = await api2.call("POST", path, late["token"], status=409, json={})
+            assert refused["error"]["code"] == "table_not_open"
 
         everyone = await connect_across(one, two, table["id"], anna, bela, table["invite_code"])
         a, b, _ = everyone
@@ -184,13 +222,18 @@ async def test_a_match_across_two_workers_survives_killing_one(
         assert await play(seats, everyone, rng, 12) == 12
         while everyone[0].view["to_move"] != 0:
             assert await play(seats, everyone, rng, 1) == 1
-        await send_action(a, rng, "in-flight")
+        async with client(two) as http2:
+            # B's actions were applied by the owner alone: worker 2 holds no live table.
+            before = (await http2.get("/metrics")).text
+        assert metric(before, "talon_live_tables") == 0
+        assert metric(before, 'talon_actions_total{code="ok",outcome="accepted"}') == 0
+        await send_action(a, rng, "in-flight", pending=False)
         one.kill()
 
         async with client(two) as http2:
             now = (await Api(http2).call("GET", f"/api/tables/{table['id']}"))["version"]
             assert now in (a.version, a.version + 1)
-            await a.connect(two, table["id"], since=a.version)
+            await a.resume(two.base)  # waits until worker 2 holds the lease
             for viewer in everyone:
                 await viewer.catch_up(now)
             await play(seats, everyone, rng, 10_000)
@@ -201,8 +244,14 @@ async def test_a_match_across_two_workers_survives_killing_one(
             await viewer.nothing_more()
 
     check_every_version_once(log, everyone)
+    # Every acknowledged action is in the log once, at its version, as its seat's action.
+    for viewer in (a, b):
+        assert viewer.acknowledged, viewer.name
+        for version in viewer.acknowledged:
+            assert log["actions"][version - 1]["seat"] == viewer.seat, (viewer.name, version)
 
-    # Worker 2 followed worker 1's actions through Redis and counted what it answered.
+    # Worker 2 relayed worker 1's frames, then owned the table and accepted actions itself.
+    assert all(viewer.resumed for viewer in everyone)
     assert metric(metrics, 'talon_actions_total{code="ok",outcome="accepted"}') > 0
     assert metric(metrics, "talon_fanout_lag_seconds_count") > 0
     assert metric(metrics, "talon_action_ack_seconds_count") > 0

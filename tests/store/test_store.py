@@ -35,9 +35,11 @@ async def append(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
     await session.run_sync(lambda sync: match_store.append_actions(sync.connection(), rows))
 
 
-async def bump(session: AsyncSession, moves: list[tuple[str, int]]) -> int:
-    """The group commit's synchronous version step, on this session's connection."""
-    return await session.run_sync(lambda sync: table_store.bump_versions(sync.connection(), moves))
+async def bump(session: AsyncSession, moves: list[tuple[str, int]], epoch: int = 0) -> int:
+    """The group commit's synchronous version step, on this session's connection (every
+    table fenced with ``epoch``)."""
+    fenced = [(table_id, expected, epoch) for table_id, expected in moves]
+    return await session.run_sync(lambda sync: table_store.bump_versions(sync.connection(), fenced))
 
 
 async def seed_table(session: AsyncSession) -> None:
