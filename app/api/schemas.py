@@ -288,8 +288,7 @@ class MatchOut(BaseModel):
     finished_at: str | None
     analysis: Literal["queued", "running", "done", "failed"] | None = Field(
         default=None,
-        description="How the match's analysis stands (null: nobody asked for one; shown on "
-        "one match's record, not in lists).",
+        description="How the match's analysis stands (null: nobody asked for one).",
     )
     server_commitment: str | None = Field(
         description="SHA-256 of the server seed the match seed was made of, as the table "

@@ -31,8 +31,8 @@ from app.store.matches import MatchFilter
 from app.store.players import SeatRow
 
 
-def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
-    """A match's public record."""
+def match_json(match: Match, seats: list[SeatRow], analysis: str | None = None) -> dict[str, Any]:
+    """A match's public record; ``analysis``: how its analysis stands (None: not asked for)."""
     return {
         "id": match.id,
         "table_id": match.table_id,
@@ -50,6 +50,7 @@ def match_json(match: Match, seats: list[SeatRow]) -> dict[str, Any]:
         "started_at": match.started_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "server_commitment": commitment_of(match.server_seed),
+        "analysis": analysis,
     }
 
 
@@ -92,8 +93,9 @@ class HistoryService:
             )
             page = matches[:limit]
             seats = await match_store.seats_of_matches(session, [m.id for m in page])
+            analyses = await analysis_store.statuses(session, [m.id for m in page])
         return {
-            "matches": [match_json(m, seats[m.id]) for m in page],
+            "matches": [match_json(m, seats[m.id], analyses.get(m.id)) for m in page],
             "next": page[-1].id if len(matches) > limit else None,
         }
 
@@ -118,7 +120,7 @@ class HistoryService:
             match = await self._find(session, match_id, viewer_id)
             seats = await match_store.seats_of_matches(session, [match_id])
             analysis = await analysis_store.get_analysis(session, match_id)
-        return {**match_json(match, seats[match_id]), "analysis": analysis and analysis.status}
+        return match_json(match, seats[match_id], analysis.status if analysis else None)
 
     async def match_log(self, match_id: int, viewer_id: str | None = None) -> dict[str, Any]:
         """Seed and every action of a finished match; ``Conflict`` while it runs."""
@@ -129,8 +131,7 @@ class HistoryService:
             seats = await match_store.seats_of_matches(session, [match_id])
             rows = await match_store.actions_of_match(session, match_id)
             analysis = await analysis_store.get_analysis(session, match_id)
-        record = match_json(match, seats[match_id])
-        record["analysis"] = analysis and analysis.status
+        record = match_json(match, seats[match_id], analysis.status if analysis else None)
         record["seed"] = match.seed
         record["server_seed"] = match.server_seed
         record["contributions"] = match.contributions

@@ -16,6 +16,7 @@ from app.services.errors import Invalid, NotFound
 from app.services.history import match_json
 from app.services.ratings import BOT_RATINGS, FAMILIES, TWO_PLAYER_FAMILIES, Skill
 from app.store import Match, Player, Rating
+from app.store import analyses as analysis_store
 from app.store import matches as match_store
 from app.store import players as player_store
 from app.store import ratings as rating_store
@@ -140,12 +141,13 @@ class ProfileService:
             stats = await self._statistics(session, player_id)
             recent = await match_store.list_matches(session, player_id=player_id, limit=RECENT)
             seats = await match_store.seats_of_matches(session, [m.id for m in recent])
+            analyses = await analysis_store.statuses(session, [m.id for m in recent])
         return {
             **self._identity(player),
             "computer": None,
             "ratings": ratings,
             "statistics": stats,
-            "recent": [match_json(m, seats[m.id]) for m in recent],
+            "recent": [match_json(m, seats[m.id], analyses.get(m.id)) for m in recent],
         }
 
     async def require(self, player_id: str) -> None:

@@ -16,6 +16,16 @@ async def get_analysis(session: AsyncSession, match_id: int) -> MatchAnalysis | 
     return await session.get(MatchAnalysis, match_id)
 
 
+async def statuses(session: AsyncSession, match_ids: list[int]) -> dict[int, str]:
+    """How the analysis of each of these matches stands (matches nobody asked about: absent)."""
+    if not match_ids:
+        return {}
+    query = select(MatchAnalysis.match_id, MatchAnalysis.status).where(
+        MatchAnalysis.match_id.in_(match_ids)
+    )
+    return {row[0]: row[1] for row in await session.execute(query)}
+
+
 async def add_analysis(session: AsyncSession, match_id: int, player_id: str) -> None:
     """Queue a match's analysis for ``player_id`` (a second one for the match is refused by
     the primary key)."""

@@ -71,6 +71,7 @@ async def test_a_finished_match_is_analysed_once_from_each_seat_s_view_and_asked
         analysis = await analysed(api, table["match_id"])
         again = await api.call("POST", path, bela["token"], status=202)  # one per match
         log = await api.call("GET", f"/api/matches/{table['match_id']}/log")
+        listed = await api.call("GET", f"/api/matches?player={anna['id']}")
         # One analysis an hour (the test's setting): Anna's next is refused.
         other = await finished_match(api, analysis_server, anna["token"])
         limited = await http.post(
@@ -79,6 +80,8 @@ async def test_a_finished_match_is_analysed_once_from_each_seat_s_view_and_asked
         )
 
     assert again == {"match_id": table["match_id"], "status": "done"}
+    assert log["analysis"] == "done"  # every record of the match says so, lists included
+    assert {m["id"]: m["analysis"] for m in listed["matches"]}[table["match_id"]] == "done"
     assert limited.status_code == 429
     assert limited.json()["error"]["code"] == "too_many_analyses"
     assert int(limited.headers["Retry-After"]) > 0
