@@ -93,11 +93,16 @@ def real_ids(message: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:
     return message
 
 
-def check_line(frame: dict[str, Any], reader: int) -> None:
+def check_line(frame: dict[str, Any], reader: int, spectators_shown: bool) -> None:
+    """A line a connection received: its shape, and a room it may read (a player reads the
+    spectators' room during the match only when it asked for it)."""
     assert set(frame) <= LINE_KEYS, frame
     assert isinstance(frame["seq"], int) and frame["room"] in ("players", "spectators")
     room = frame["room"]
-    assert room == ("players" if reader < 2 else "spectators"), (reader, frame)
+    if reader < 2:
+        assert room == "players" or (room == "spectators" and spectators_shown), (reader, frame)
+    else:
+        assert room == "spectators", (reader, frame)
     if "text" in frame:
         assert isinstance(frame["text"], str) and 0 < len(frame["text"]) <= MAX_LENGTH
 
@@ -112,15 +117,25 @@ async def fuzzed_table(base: str, bursts: list[list[tuple[int, dict[str, Any]]]]
         clients = [(await Client.open(base, table["id"], t))[0] for t in tokens]
         for client in clients:
             await client.send({"type": "chat_join"})
+        # Whether each player shows the spectators' room: after a burst, as its last valid
+        # ``chat_options`` left it; during a burst, also if any of its options showed it (its
+        # messages and the spectator's are handled side by side).
+        shown = [False, False, False]
         for burst in bursts:
+            during = list(shown)
             for target, message in burst:
                 await clients[target].send(json.dumps(real_ids(message, ids)))
+                choice = message.get("spectators")
+                valid = choice is None or isinstance(choice, bool)  # the server refuses others
+                if message["type"] == "chat_options" and valid:
+                    shown[target] = choice is True
+                    during[target] = during[target] or shown[target]
             for reader, client in enumerate(clients):
                 await client.send({"type": "ping", "id": "drained"})
                 while (frame := await client.recv()) != {"type": "pong", "id": "drained"}:
                     assert frame["type"] != "error" or frame["code"] != "internal", frame
                     if frame["type"] == "chat":
-                        check_line(frame, reader)
+                        check_line(frame, reader, during[reader])
         table_now = (await http.get(f"/api/tables/{table['id']}")).json()
         assert table_now["version"] == 0 and table_now["status"] == "live"
         for client in clients:
