@@ -81,11 +81,10 @@ class AnalysisService:
         """Ask for the analysis of a finished match ``player`` may see; how it stands.
         ``NotFound`` for a match it may not see, ``Conflict`` ``match_live`` while it runs,
         ``TooManyAnalyses`` past the hourly limit, ``Unavailable`` when the queue is full."""
-        await self.history.match_log(match_id, player.id)  # visible and finished, or raises
+        record = await self._finished(match_id, player.id)
+        if record["analysis"] is not None:
+            return {"match_id": match_id, "status": record["analysis"]}
         async with self.sessions.begin() as session:
-            existing = await analysis_store.get_analysis(session, match_id)
-            if existing is not None:
-                return {"match_id": match_id, "status": existing.status}
             since = utcnow() - timedelta(hours=1)
             if await analysis_store.asked_since(session, player.id, since) >= self.per_hour:
                 raise TooManyAnalyses(
@@ -108,18 +107,26 @@ class AnalysisService:
         """The stored analysis of a match ``viewer_id`` may see: ``{match_id, moves}``, each
         move ``{version, seat, played, best, lost, mark}``. ``Conflict`` ``match_live`` while
         it runs, ``NotFound`` ``analysis_not_found`` until it is computed."""
-        record = await self.history.get_match(match_id, viewer_id)
-        if record["status"] != "finished":
-            raise Conflict("match_live", "A match is analysed once it is over.")
-        async with self.sessions() as session:
-            row = await analysis_store.get_analysis(session, match_id)
-        if row is None or row.status != "done" or row.moves is None:
-            status = row.status if row is not None else "not requested"
+        record = await self._finished(match_id, viewer_id)
+        row = None
+        if record["analysis"] == "done":
+            async with self.sessions() as session:
+                row = await analysis_store.get_analysis(session, match_id)
+        if row is None or row.moves is None:
+            status = record["analysis"] or "not requested"
             raise NotFound(
                 "analysis_not_found",
                 f"This match has no analysis yet ({status}); ask for one and come back later.",
             )
         return {"match_id": match_id, "moves": row.moves}
+
+    async def _finished(self, match_id: int, viewer_id: str | None) -> dict[str, Any]:
+        """The record of a finished match ``viewer_id`` may see (its ``analysis`` status
+        included); ``NotFound`` or ``Conflict`` ``match_live`` otherwise."""
+        record = await self.history.get_match(match_id, viewer_id)
+        if record["status"] != "finished":
+            raise Conflict("match_live", "A match is analysed once it is over.")
+        return record
 
     async def close(self) -> None:
         """Stop working (an analysis under way is queued again at the next start)."""

@@ -14,8 +14,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine import Action, State, apply, new_match, seed_commitment
+from app.engine import Action, State, apply, new_match
 from app.services.errors import NotFound
+from app.services.fairness import commitment_of
 from app.services.presenter import SeatHolder, VersionRecord, record_of
 from app.services.rules import stored_rules
 from app.store import matches as match_store
@@ -69,7 +70,7 @@ def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
         match_id=table.match_id,
         version=table.version,
         invite_code=table.invite_code,
-        next_commitment=None if table.next_seed is None else seed_commitment(table.next_seed),
+        next_commitment=commitment_of(table.next_seed),
         lease_epoch=table.lease_epoch,
     )
 

@@ -597,12 +597,7 @@ class TableService:
 
     async def get_table(self, table_id: str, player_id: str | None) -> dict[str, Any]:
         """One table, from its store rows (its match is not loaded for this)."""
-        async with self.sessions() as session:
-            table = await table_store.get_table(session, table_id)
-            if table is None:
-                raise NotFound("table_not_found", "There is no such table.")
-            seats = await table_store.seats_of(session, [table_id])
-        return self.table_json(stored_table(table, seats[table_id]), player_id)
+        return self.table_json(await self.stored(table_id), player_id)
 
     async def check_watcher(
         self,

@@ -199,25 +199,27 @@ export function replayPage(root, matchId) {
     if (analysis === "failed") return h("p", { class: "muted" }, t("analysis_failed"));
     const move = frame.caption ? null : advice.get(frame.step.version);
     if (!move) return null;
-    const name = names()[move.seat];
-    const better = JSON.stringify(move.best) !== JSON.stringify(move.played);
+    const better = move.lost > 0; // an equal move is no better
     return h(
       "div",
       { class: `analysis ${move.mark || "good"}`, "data-testid": "analysis-move" },
       h("strong", {}, move.mark ? t(`mark_${move.mark}`) : t("analysis_good")),
       move.mark ? h("span", {}, " ", t("analysis_lost", { n: move.lost })) : null,
-      better ? h("p", {}, t("analysis_best", { move: describe({ step: { action: move.best, seat: move.seat, events: [] } }), name })) : null,
+      better ? h("p", {}, t("analysis_best", { move: moveText(move.best, move.seat) })) : null,
     );
   }
 
   function describe(frame) {
     if (frame.caption) return frame.caption;
     const s = frame.step;
-    if (!s.action) return t("replay_start");
-    const name = names()[s.seat];
-    const a = s.action;
+    return s.action ? moveText(s.action, s.seat, s.events) : t("replay_start");
+  }
+
+  /** A move in words; `events` (what it did) give a marriage its points. */
+  function moveText(a, seat, events = []) {
+    const name = names()[seat];
     if (a.type === "play" && a.marriage) {
-      const points = s.events.find((e) => e.type === "marriage_declared")?.points ?? "";
+      const points = events.find((e) => e.type === "marriage_declared")?.points ?? "";
       return t("replay_marriage", { name, card: cardShort(a.card), points });
     }
     if (a.type === "play") return t("replay_play", { name, card: cardShort(a.card) });
