@@ -131,9 +131,12 @@ def test_four_hand_bidding_with_a_human_partner(new_page: Any, server: Any) -> N
     expect(anna.locator(".seat-left")).to_contain_text("Computer")
     rng = random.Random(4)
     saw_panel = False
-    for _ in range(400):
-        if anna.locator(".high-bid").count() and anna.locator(".trick .card").count():
-            break  # the bidding is over and the first card is on the table
+    for _ in range(1200):
+        # Done once the bidding a human took part in is over and the first card is on the
+        # table. A computer player in forehand may call Luna before any human is asked: then
+        # the deal is played out and the next one bid.
+        if saw_panel and anna.locator(".high-bid").count() and anna.locator(".trick .card").count():
+            break
         page = next((p for p in (anna, bela) if my_turn(p)), None)
         if page is None:  # a computer player is thinking
             anna.wait_for_timeout(100)
@@ -159,7 +162,7 @@ def test_four_hand_bidding_with_a_human_partner(new_page: Any, server: Any) -> N
     # Both partners read the same calls, in their own languages.
     calls = anna.get_by_test_id("bids").locator("li")
     expect(bela.get_by_test_id("bids").locator("li")).to_have_count(calls.count())
-    assert calls.count() >= 2
+    assert calls.count() >= 1
     shot(anna, "four-hand-play", full_page=False)
     # The spectator's page against the server's truth for a spectator, at the same version:
     # once a human is on move, nothing changes until they act.
