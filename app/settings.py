@@ -75,6 +75,12 @@ class Settings(BaseSettings):
     bot_budget: float = Field(default=0.15, gt=0, le=5)
     bot_workers: int = Field(default=1, ge=0, le=64)
 
+    # Turn clocks (app/services/clocks.py): a ``move`` clock's seconds per move and time bank
+    # per deal, and a ``correspondence`` clock's hours per move.
+    clock_move_seconds: float = Field(default=30.0, gt=0)
+    clock_bank_seconds: float = Field(default=60.0, ge=0)
+    clock_correspondence_hours: float = Field(default=24.0, gt=0)
+
     # Analysis of finished matches (app/services/analysis.py): how many a player may ask for
     # an hour, how many may wait in a worker's queue, and the worlds the search samples per
     # decision. It runs in one more bot worker process (a thread with BOT_WORKERS=0).

@@ -116,6 +116,9 @@ class Api:
         return await self.call("POST", "/api/players", json={"name": name}, status=201)
 
     async def table(self, token: str, **body: Any) -> dict[str, Any]:
+        """Open a table: untimed unless ``clock`` is given (a test about frames or play
+        should not meet a turn clock's frames or run out of time)."""
+        body.setdefault("clock", "none")
         return await self.call("POST", "/api/tables", token, json=body, status=201)
 
     async def join(self, token: str, table_id: str, **body: Any) -> dict[str, Any]:

@@ -151,6 +151,17 @@ class TableCreate(BaseModel):
         description="The commitment ``POST /api/tables/commitment`` gave you: the table's first "
         "match is made of that server seed (without it the server draws one now).",
     )
+    clock: Literal["none", "move", "correspondence"] | None = Field(
+        default=None,
+        description="The turn clock: ``none``, ``move`` (seconds per move plus a time bank per "
+        "deal) or ``correspondence`` (hours per move). By default a public table that waits "
+        "for strangers gets ``move``, any other table ``none``.",
+    )
+    on_timeout: Literal["takeover", "forfeit"] = Field(
+        default="takeover",
+        description="When a player's clock runs out: a computer player takes the seat until "
+        "its player reclaims it (``takeover``), or the player loses the match (``forfeit``).",
+    )
 
 
 class SeedOffer(BaseModel):
@@ -194,6 +205,14 @@ class SeatOut(BaseModel):
     name: str | None
 
 
+class AbandonedSeat(BaseModel):
+    """A seat a computer player holds because its player's clock ran out."""
+
+    seat: int
+    player_id: str
+    name: str
+
+
 class TableOut(BaseModel):
     """A table. ``invite_code`` is shown to seated players only."""
 
@@ -214,6 +233,14 @@ class TableOut(BaseModel):
     )
     invite_code: str | None
     invite_url: str
+    clock: Literal["none", "move", "correspondence"] = Field(
+        description="The table's turn clock (docs/protocol.md, Turn clocks)."
+    )
+    on_timeout: Literal["takeover", "forfeit"]
+    abandoned: list[AbandonedSeat] = Field(
+        description="Seats a computer player took over when their player's clock ran out, "
+        "with that player, who may reclaim the seat while the match is under way."
+    )
 
 
 class TableList(BaseModel):

@@ -1,4 +1,4 @@
-"""``/api/tables``: create, list, join, leave and rematch."""
+"""``/api/tables``: create, list, join, leave, rematch and reclaim a seat."""
 
 from __future__ import annotations
 
@@ -55,6 +55,8 @@ async def create_table(
         rated=body.rated,
         contribution=body.contribution,
         commitment=body.commitment,
+        clock=body.clock,
+        on_timeout=body.on_timeout,
     )
     if body.chat_filter:  # a chat option (app/services/chat.py)
         await chat.set_word_filter(table["id"], True)
@@ -123,3 +125,10 @@ async def rematch(
 ) -> Any:
     """Start a new match with the same players once the last one is over."""
     return await tables.rematch(player, table_id, (body or RematchRequest()).contribution)
+
+
+@router.post("/{table_id}/reclaim", response_model=TableOut)
+async def reclaim_seat(table_id: str, player: PlayerDep, tables: TablesDep) -> Any:
+    """Take back your seat from the computer player that took it over when your clock ran
+    out, while the match is under way."""
+    return await tables.reclaim(player, table_id)

@@ -18,6 +18,7 @@ from app.services import metrics
 from app.services.accounts import AccountService
 from app.services.analysis import AnalysisService
 from app.services.bots import BotSeats, process_pool
+from app.services.clocks import ClockSettings
 from app.services.committer import Committer
 from app.services.errors import STORE_ERRORS, Unavailable
 from app.services.history import HistoryService
@@ -83,6 +84,11 @@ class Services:
             leases=leases,
             bots=bots,
             idle_seconds=settings.table_idle_seconds,
+            clock_settings=ClockSettings(
+                settings.clock_move_seconds,
+                settings.clock_bank_seconds,
+                settings.clock_correspondence_hours,
+            ),
         )
         relay = None
         if settings.redis_url is not None:

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.services import identity, names, passwords
-from app.services.bots import bot_level
+from app.services.bot_players import bot_level
 from app.services.errors import Conflict, Forbidden, NotFound, Unauthorized
 from app.store import Player
 from app.store import passkeys as passkey_store

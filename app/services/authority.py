@@ -1,10 +1,10 @@
 """One table, one actor: the only code that changes a table's match.
 
 A table has one inbox of commands (``Act`` for a player's or a bot's action, ``Greet`` for
-a viewer arriving or resuming, the lobby's join, leave, rematch and bot seats as ``Call``; a
-clock tick will be one more ``Command``). They are processed strictly one at a time, in
-arrival order, by a task that exists only while the inbox has work, and each command's
-caller gets its answer directly.
+a viewer arriving or resuming, the lobby's join, leave, rematch and bot seats as ``Call``,
+``Timeout`` when the turn clock of the seat on move runs out). They are processed strictly
+one at a time, in arrival order, by a task that exists only while the inbox has work, and
+each command's caller gets its answer directly.
 A caller that goes away does not cut a command short: it runs to its end all the same.
 
 An action's path: check seat and version -> ``engine.apply`` -> append the action and bump
@@ -28,7 +28,20 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.engine import Action, ActionError, IllegalAction, State, apply
+from app.engine.actions import RESIGN
 from app.services import metrics, presenter
+from app.services.bot_players import bot_level, bot_name, bot_player_id, ensure_bot_players
+from app.services.clocks import (
+    TAKEOVER_LEVEL,
+    Alarm,
+    ClockRules,
+    ClockSettings,
+    Timekeeper,
+    TurnClock,
+    after_move,
+    clock_frame,
+    restarted,
+)
 from app.services.committer import Committer, Write
 from app.services.errors import (
     STORE_ERRORS,
@@ -46,6 +59,7 @@ from app.services.snapshot import (
     RECORDS_SLACK,
     Position,
     Snapshot,
+    abandoned_json,
     load_snapshot,
 )
 from app.store import matches as match_store
@@ -54,6 +68,8 @@ from app.store.db import AsyncSession, BoundStatement, Step
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+ALARM_RETRY_S = 2.0
+"""Wait before a turn clock's consequence is tried again after the database failed."""
 
 __all__ = ["RECORDS_KEPT", "RECORDS_SLACK", "ActionRejected", "SeatHolder", "TableAuthority"]
 
@@ -114,9 +130,25 @@ class Greet(Command[int | None]):
         self.subscriber.seat = seat
         for frame in presenter.resume(table, self.since, seat, self.max_replay):
             self.subscriber.deliver(frame)
+        clock = table.clock_now()
+        if clock is not None:
+            self.subscriber.deliver(clock)
         table.watchers[self.subscriber] = self.player_id
         table.hub.subscribe(table.table_id, self.subscriber)
         return seat
+
+
+@dataclass
+class Timeout(Command[None]):
+    """The turn clock set at ``version`` rang: if the table is still there and the time is
+    really up, apply the table's consequence (``services.clocks``)."""
+
+    version: int
+    kind = "timeout"
+
+    async def run(self, table: TableAuthority) -> None:
+        """See ``TableAuthority._time_out``."""
+        await table._time_out(self.version)
 
 
 class Call(Command[T]):
@@ -174,6 +206,16 @@ class TableAuthority:
     # The connections watching this table, with the player each speaks for (None: nobody).
     watchers: dict[Subscriber, str | None] = field(default_factory=dict)
     clock: Callable[[], float] = time.monotonic
+    # Turn clocks (``services.clocks``): the table's mode and consequence, the lengths of
+    # the server's clocks, the running clock, the seats a computer player took over (with
+    # who left each), the wall clock and the alarm set for the running clock's deadline.
+    clock_mode: str = "none"
+    on_timeout: str = "takeover"
+    clock_settings: ClockSettings = field(default_factory=ClockSettings)
+    turn_clock: TurnClock | None = None
+    abandoned: dict[int, SeatHolder] = field(default_factory=dict)
+    timekeeper: Timekeeper = field(default_factory=Timekeeper)
+    _alarm: Alarm | None = field(default=None, init=False, repr=False)
     touched_at: float = 0.0  # when the last command ended (the registry evicts idle tables)
     _inbox: deque[tuple[Command[Any], asyncio.Future[Any]]] = field(
         default_factory=deque, init=False, repr=False
@@ -188,9 +230,11 @@ class TableAuthority:
         hub: Hub,
         committer: Committer,
         clock: Callable[[], float] = time.monotonic,
+        clock_settings: ClockSettings | None = None,
+        timekeeper: Timekeeper | None = None,
     ) -> TableAuthority:
         """A table loaded from the store (``load_snapshot`` with nothing known); its lease
-        epoch as the store holds it."""
+        epoch as the store holds it. Its turn clock's alarm is set by ``arm``."""
         table = snapshot.table
         authority = cls(
             table_id=table.table_id,
@@ -209,6 +253,10 @@ class TableAuthority:
             history=table.history,
             epoch=table.lease_epoch,
             clock=clock,
+            clock_mode=table.clock_mode,
+            on_timeout=table.on_timeout,
+            clock_settings=clock_settings or ClockSettings(),
+            timekeeper=timekeeper or Timekeeper(),
         )
         authority.enter(snapshot)
         authority.touched_at = clock()
@@ -224,6 +272,30 @@ class TableAuthority:
     def seat_of(self, player_id: str | None) -> int | None:
         """The seat this player holds here, or None (spectator)."""
         return presenter.seat_held(self.seats, player_id)
+
+    @property
+    def clock_rules(self) -> ClockRules | None:
+        """The table's turn clock (None: untimed)."""
+        return self.clock_settings.rules(self.clock_mode)
+
+    def humans(self) -> set[int]:
+        """The seats held by human players (only their clocks run)."""
+        return {seat for seat, holder in self.seats.items() if bot_level(holder.player_id) is None}
+
+    def clock_now(self) -> dict[str, Any] | None:
+        """The ``clock`` frame at this moment, or None at an untimed table or between
+        matches."""
+        rules = self.clock_rules
+        if rules is None or self.turn_clock is None or self.status != "live":
+            return None
+        return clock_frame(rules, self.turn_clock, self.timekeeper.now())
+
+    def deadline(self) -> float | None:
+        """When the running turn clock runs out (wall time), or None."""
+        rules = self.clock_rules
+        if rules is None or self.turn_clock is None or self.status != "live":
+            return None
+        return self.turn_clock.deadline(rules)
 
     def position(self) -> Position:
         """Where memory stands (what ``load_snapshot`` advances from)."""
@@ -317,7 +389,9 @@ class TableAuthority:
 
     def hand_over(self) -> None:
         """The table leaves this worker (its lease moved, or the worker stops): every
-        watcher is closed so that its client reconnects, with ``since``, to the next owner."""
+        watcher is closed so that its client reconnects, with ``since``, to the next owner,
+        and the turn clock's alarm is stopped (the next owner sets its own)."""
+        self.disarm()
         for subscriber in list(self.watchers):
             self.detach(subscriber)
             closing = getattr(subscriber, "hand_over", None)
@@ -332,12 +406,156 @@ class TableAuthority:
         self._reseat()
         self.hub.publish(self.table_id, {EVERYONE: presenter.table_frame(self)})
 
-    def begin_match(self, match_id: int, state: State, next_commitment: str | None) -> None:
+    def begin_match(
+        self,
+        match_id: int,
+        state: State,
+        next_commitment: str | None,
+        turn_clock: TurnClock | None = None,
+    ) -> None:
         """Switch to a newly stored match (inside a command, after the commit), and show the
-        commitment to the next match's server seed."""
+        commitment to the next match's server seed and the match's turn clock."""
         self.next_commitment = next_commitment
+        self.abandoned = {}
         self._adopt(match_id, self.version, self.version, state, [])
         log.info("match started", extra=self._log_fields())
+        self.set_clock(turn_clock)
+        self._changed()
+
+    # -- turn clocks ---------------------------------------------------------------------
+
+    def set_clock(self, turn_clock: TurnClock | None) -> None:
+        """Take ``turn_clock`` (already stored), tell every viewer and set its alarm."""
+        self.turn_clock = turn_clock
+        frame = self.clock_now()
+        if frame is not None:
+            self.hub.publish(self.table_id, {EVERYONE: frame})
+        self.arm()
+
+    def arm(self) -> None:
+        """Set the alarm for the running clock's deadline (replacing any other); at an
+        untimed table, or with nobody's clock running, there is none."""
+        self.disarm()
+        deadline = self.deadline()
+        if deadline is None or self.turn_clock is None:
+            return
+        version = self.turn_clock.version
+        self._alarm = self.timekeeper.call_at(deadline, lambda: self._ring(version))
+
+    def disarm(self) -> None:
+        """Stop the running clock's alarm."""
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
+
+    def _ring(self, version: int) -> None:
+        self._alarm = None
+        self.ask(Timeout(version)).add_done_callback(self._rang)
+
+    def _rang(self, answer: asyncio.Future[None]) -> None:
+        """The timeout's outcome (nobody waits for it): a failure is logged, and when the
+        database was away the alarm rings again a little later."""
+        if answer.cancelled() or answer.exception() is None:
+            return
+        exc = answer.exception()
+        log.warning("a turn clock's consequence failed: %s", exc, extra=self._log_fields())
+        if isinstance(exc, Unavailable) and self._alarm is None:
+            version = self.version
+            self._alarm = asyncio.get_running_loop().call_later(
+                ALARM_RETRY_S, lambda: self._ring(version)
+            )
+
+    async def _time_out(self, version: int) -> None:
+        """Inside a command: the clock set at ``version`` rang. Nothing happens unless the
+        table is still at that version with the same seat's clock run out (an action that
+        came first wins); then the table's consequence is stored and applied, once."""
+        clock, rules = self.turn_clock, self.clock_rules
+        if (
+            rules is None
+            or clock is None
+            or clock.seat is None
+            or clock.version != version
+            or self.version != version
+            or self.state is None
+            or self.state.match_over
+            or self.status != "live"
+        ):
+            return
+        deadline = clock.deadline(rules)
+        if deadline is not None and deadline > self.timekeeper.now():
+            self.arm()  # rang early (a clock set back): wait for the real deadline
+            return
+        seat, holder = clock.seat, self.seats[clock.seat]
+        log.info(
+            "a turn clock ran out (%s)", self.on_timeout, extra={**self._log_fields(), "seat": seat}
+        )
+        if self.on_timeout == "forfeit":
+            await self._forfeit(seat, holder)
+        else:
+            await self._take_over(seat, holder)
+
+    async def _forfeit(self, seat: int, holder: SeatHolder) -> None:
+        """The seat whose time ran out resigns the match (an action in the log)."""
+        assert self.state is not None and self.match_id is not None
+        entry = _abandonment(seat, holder, "forfeit")
+        new_state, events = apply(self.state, RESIGN, seat)
+        await self._store_and_step(
+            seat, RESIGN, new_state, events, [match_store.abandoned_step(self.match_id, entry)]
+        )
+
+    async def _take_over(self, seat: int, holder: SeatHolder) -> None:
+        """A computer player takes the seat whose time ran out, until its player reclaims it;
+        the seat change, the record of who left and the stopped clock are stored together,
+        fenced by this worker's lease."""
+        assert self.state is not None and self.match_id is not None and self.turn_clock
+        await ensure_bot_players(self.sessions, {seat: TAKEOVER_LEVEL})
+        bot = SeatHolder(bot_player_id(TAKEOVER_LEVEL, seat), bot_name(TAKEOVER_LEVEL))
+        abandoned = {**self.abandoned, seat: holder}
+        humans = {s for s in self.humans() if s != seat}
+        clock = restarted(self.turn_clock, self.state, self.timekeeper.now(), humans)
+        await self.change_seat(seat, bot, abandoned, clock, _abandonment(seat, holder, "takeover"))
+
+    async def change_seat(
+        self,
+        seat: int,
+        holder: SeatHolder,
+        abandoned: dict[int, SeatHolder],
+        clock: TurnClock | None,
+        entry: dict[str, Any] | None = None,
+    ) -> None:
+        """Inside a command: give ``seat`` of the match under way to ``holder`` (a computer
+        player taking over, or its player reclaiming it) with the table's new record of
+        abandoned seats and the restarted clock, stored in one transaction fenced by the
+        lease; ``entry`` joins the match's record of abandonments. Then every viewer is
+        welcomed again (their seats changed) and the bots consider the table."""
+        assert self.match_id is not None
+        rules = self.clock_rules
+        deadline = clock.deadline(rules) if rules is not None and clock is not None else None
+        try:
+            async with self.sessions.begin() as session:
+                fenced = await table_store.fence(session, self.table_id)
+                if fenced != (self.epoch, self.version):
+                    raise Conflict("table_moved", "The table moved on meanwhile.")
+                await table_store.hand_seat(
+                    session, self.table_id, seat, holder.player_id, abandoned_json(abandoned)
+                )
+                stored = clock.to_json() if clock is not None else None
+                await table_store.set_clock(session, self.table_id, stored, deadline)
+                if entry is not None:
+                    await match_store.mark_abandoned(session, self.match_id, entry)
+        except Conflict:
+            if self.on_lost is not None:
+                self.on_lost(self)
+                raise table_moving() from None
+            raise
+        except STORE_ERRORS:
+            metrics.database_error("seat_change")
+            raise database_unavailable() from None
+        self.seats = {**self.seats, seat: holder}
+        self.abandoned = abandoned
+        self.publish_table()
+        self.hub.publish(self.table_id, presenter.welcomes(self))
+        self.set_clock(clock)
         self._changed()
 
     def enter(self, snapshot: Snapshot) -> bool:
@@ -353,6 +571,10 @@ class TableAuthority:
         )
         self.seats, self.status = seats, table.status
         self.next_commitment = table.next_commitment
+        self.abandoned = dict(table.abandoned)
+        self.turn_clock = (
+            TurnClock.from_json(table.turn_clock) if table.turn_clock is not None else None
+        )
         if snapshot.state is None:  # no match stored yet
             self.version = snapshot.version
             if table_moved:
@@ -424,10 +646,34 @@ class TableAuthority:
             raise ActionRejected("bad_action", exc.message) from None
         except IllegalAction as exc:
             raise ActionRejected(exc.code, exc.message) from None
-        await self._commit(seat, action, new_state)
-        self.step_to(new_state, record_of(self.version + 1, events, new_state, self.match_id))
-        self._changed()
+        await self._store_and_step(seat, action, new_state, events)
         return self.version
+
+    async def _store_and_step(
+        self,
+        seat: int,
+        action: Action,
+        new_state: State,
+        events: Any,
+        extras: list[BoundStatement | Step] | None = None,
+    ) -> None:
+        """Store ``seat``'s ``action`` (with the turn clock it moves, and ``extras``), then
+        step memory and every viewer to it."""
+        assert self.match_id is not None
+        clock = self._clock_after(new_state)
+        await self._commit(seat, action, new_state, clock, extras or [])
+        self.step_to(new_state, record_of(self.version + 1, events, new_state, self.match_id))
+        if clock is not None:
+            self.set_clock(clock)
+        self._changed()
+
+    def _clock_after(self, new_state: State) -> TurnClock | None:
+        """The turn clock once the next version is stored (None at an untimed table)."""
+        rules = self.clock_rules
+        if rules is None or self.turn_clock is None:
+            return None
+        now = self.timekeeper.now()
+        return after_move(rules, self.turn_clock, new_state, self.version + 1, now, self.humans())
 
     async def _catch_up_or_fail(self) -> bool:
         try:
@@ -483,15 +729,27 @@ class TableAuthority:
             )
         return seat
 
-    async def _commit(self, seat: int, action: Action, new_state: State) -> None:
+    async def _commit(
+        self,
+        seat: int,
+        action: Action,
+        new_state: State,
+        clock: TurnClock | None = None,
+        extras: list[BoundStatement | Step] | None = None,
+    ) -> None:
         assert self.match_id is not None
+        updates = [*self._result_updates(new_state), *(extras or [])]
+        if clock is not None:
+            rules = self.clock_rules
+            deadline = clock.deadline(rules) if rules is not None else None
+            updates.append(table_store.clock_update(self.table_id, clock.to_json(), deadline))
         write = Write(
             table_id=self.table_id,
             match_id=self.match_id,
             version=self.version + 1,
             seat=seat,
             action=action.to_json(),
-            extras=self._result_updates(new_state),
+            extras=updates,
             ends_match=new_state.match_over,
             epoch=self.epoch,
         )
@@ -534,3 +792,13 @@ class TableAuthority:
                 ),
             ]
         return [match_store.deals_update(self.match_id, deals, points)]
+
+
+def _abandonment(seat: int, holder: SeatHolder, consequence: str) -> dict[str, Any]:
+    """The match's record of a player who ran out of time."""
+    return {
+        "seat": seat,
+        "player_id": holder.player_id,
+        "name": holder.name,
+        "consequence": consequence,
+    }

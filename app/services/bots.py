@@ -30,35 +30,17 @@ from app.bots import LEVELS, choose_action
 from app.bots.worker import WorkerContext, start_worker
 from app.engine import view
 from app.services.authority import ActionRejected, TableAuthority
+from app.services.bot_players import bot_level
 from app.services.errors import ServiceError, Unavailable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-BOT_PREFIX = "bot."
 SLACK_S = 2.0
 """Time allowed beyond twice the budget before a decision counts as overrun (start-up of a
 worker process, a queue behind other tables' bots)."""
 RETRY_S = 1.0
 """Wait before a bot tries again after the store failed."""
-
-
-def bot_player_id(level: str, seat: int) -> str:
-    """The id of the bot player of ``level`` for ``seat`` (no random id contains a dot)."""
-    return f"{BOT_PREFIX}{level}.{seat}"
-
-
-def bot_level(player_id: str | None) -> str | None:
-    """The level of a bot player, or None for a human."""
-    if player_id is None or not player_id.startswith(BOT_PREFIX):
-        return None
-    level = player_id[len(BOT_PREFIX) :].split(".", 1)[0]
-    return level if level in LEVELS else None
-
-
-def bot_name(level: str) -> str:
-    """The name a bot player shows at the table."""
-    return f"Computer ({level})"
 
 
 def process_pool(workers: int) -> ProcessPoolExecutor:

@@ -64,6 +64,12 @@ class TableFacts(Protocol):
     def version(self) -> int: ...
     @property
     def next_commitment(self) -> str | None: ...
+    @property
+    def clock_mode(self) -> str: ...
+    @property
+    def on_timeout(self) -> str: ...
+    @property
+    def abandoned(self) -> Mapping[int, SeatHolder]: ...
 
 
 class MatchFacts(TableFacts, Protocol):
@@ -141,6 +147,14 @@ def public_info(table: TableFacts) -> dict[str, Any]:
         "match_id": table.match_id,
         "version": table.version,
         "next_commitment": table.next_commitment,
+        "clock": table.clock_mode,
+        "on_timeout": table.on_timeout,
+        # Seats a computer player took over when their player's clock ran out: who left them
+        # (that player may reclaim the seat while the match is under way).
+        "abandoned": [
+            {"seat": seat, "player_id": holder.player_id, "name": holder.name}
+            for seat, holder in sorted(table.abandoned.items())
+        ],
     }
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from app.services.bots import bot_level, bot_name
+from app.services.bot_players import bot_level, bot_name
 from app.services.errors import Invalid, NotFound
 from app.services.history import match_json
 from app.services.ratings import BOT_RATINGS, FAMILIES, TWO_PLAYER_FAMILIES, Skill

@@ -52,6 +52,12 @@ class StoredTable:
     # SHA-256 of the server's seed for the next match (``services.fairness``).
     next_commitment: str | None
     lease_epoch: int = 0  # the fence every commit checks (app/store/leases.py)
+    # Turn clocks (``services.clocks``): the mode, what a timeout does, the running clock
+    # (stored form) and the seats a computer player took over, with who left each.
+    clock_mode: str = "none"
+    on_timeout: str = "takeover"
+    turn_clock: dict[str, Any] | None = None
+    abandoned: Mapping[int, SeatHolder] = field(default_factory=dict)
 
 
 def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
@@ -72,7 +78,29 @@ def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
         invite_code=table.invite_code,
         next_commitment=commitment_of(table.next_seed),
         lease_epoch=table.lease_epoch,
+        clock_mode=table.clock,
+        on_timeout=table.on_timeout,
+        turn_clock=table.turn_clock,
+        abandoned=abandoned_map(table.abandoned),
     )
+
+
+def abandoned_map(stored: dict[str, Any] | None) -> dict[int, SeatHolder]:
+    """The abandoned seats from their stored form (``{seat: {"player_id", "name"}}``)."""
+    return {
+        int(seat): SeatHolder(str(left["player_id"]), str(left["name"]))
+        for seat, left in (stored or {}).items()
+    }
+
+
+def abandoned_json(abandoned: Mapping[int, SeatHolder]) -> dict[str, Any] | None:
+    """The stored form of the abandoned seats (None when there are none)."""
+    if not abandoned:
+        return None
+    return {
+        str(seat): {"player_id": holder.player_id, "name": holder.name}
+        for seat, holder in abandoned.items()
+    }
 
 
 def seat_map(rows: Iterable[SeatRow]) -> dict[int, SeatHolder]:

@@ -30,7 +30,18 @@ from app.bots import LEVELS
 from app.engine import State, new_match
 from app.services import fairness, identity, metrics
 from app.services.authority import Call, TableAuthority
-from app.services.bots import BotSeats, bot_level, bot_name, bot_player_id
+from app.services.bot_players import bot_level, bot_name, bot_player_id, ensure_bot_players
+from app.services.bots import BotSeats
+from app.services.clocks import (
+    CONSEQUENCES,
+    MODES,
+    ClockSettings,
+    Timekeeper,
+    TurnClock,
+    default_mode,
+    restarted,
+    start_clock,
+)
 from app.services.committer import Committer
 from app.services.errors import (
     STORE_ERRORS,
@@ -62,8 +73,9 @@ HISTORIES = ("after_match", "never")
 LISTABLE = ("open", "live")
 YOUR_TABLES = 50
 """How many of a player's own open and live tables ``tables_of`` lists."""
-# A new match: its id, its first state and the commitment to the next match's server seed.
-Started = tuple[int, State, str]
+# A new match: its id, its first state, the commitment to the next match's server seed and
+# its turn clock (None at an untimed table).
+Started = tuple[int, State, str, TurnClock | None]
 
 
 P = ParamSpec("P")
@@ -112,6 +124,8 @@ class TableService:
         bots: BotSeats | None = None,
         idle_seconds: float = 300.0,
         clock: Callable[[], float] = time.monotonic,
+        clock_settings: ClockSettings | None = None,
+        timekeeper: Timekeeper | None = None,
     ) -> None:
         self.sessions = sessions
         self.new_seed = new_seed
@@ -128,6 +142,8 @@ class TableService:
         self.relay: Relay | None = None  # set with several workers (Services.build)
         self._background: set[asyncio.Task[Any]] = set()
         self.bots = bots
+        self.clock_settings = clock_settings or ClockSettings()
+        self.timekeeper = timekeeper or Timekeeper()
 
     @property
     def shared(self) -> bool:
@@ -197,6 +213,7 @@ class TableService:
                 "this worker owns the table now", extra={**found._log_fields(), "epoch": epoch}
             )
         self._authorities[table_id] = found
+        found.arm()  # a turn clock that ran out meanwhile rings at once
         if self.bots is not None:
             self.bots.watch(found)  # a bot on move after a restart moves now
         return found
@@ -207,9 +224,12 @@ class TableService:
 
     def evict_idle(self) -> int:
         """Drop every table nobody needs now: no viewer, no command under way, no bot to
-        move, nothing in doubt, and untouched for ``idle_seconds``. It is loaded again
-        from the store when next asked for. How many were dropped."""
+        move, nothing in doubt, no turn clock running out within ``idle_seconds``, and
+        untouched for ``idle_seconds``. It is loaded again from the store when next asked
+        for (``load_due_clocks`` brings it back before its clock runs out). How many were
+        dropped."""
         now = self.clock()
+        soon = self.timekeeper.now() + self.idle_seconds
         idle = [
             table_id
             for table_id, table in self._authorities.items()
@@ -218,7 +238,10 @@ class TableService:
             and not table.busy
             and not table.in_doubt
             and not (self.bots is not None and self.bots.pending(table))
+            and not ((deadline := table.deadline()) is not None and deadline <= soon)
         ]
+        for table_id in idle:
+            self._authorities[table_id].disarm()
         released = {table_id: self._authorities.pop(table_id).epoch for table_id in idle}
         if idle:
             log.info("evicted idle tables", extra={"tables": len(idle)})
@@ -227,10 +250,27 @@ class TableService:
         return len(idle)
 
     async def evict_periodically(self) -> None:
-        """Run ``evict_idle`` every quarter of ``idle_seconds`` (at least every second)."""
+        """Run ``evict_idle`` and ``load_due_clocks`` every quarter of ``idle_seconds`` (at
+        least every second)."""
         while True:
             await asyncio.sleep(max(1.0, self.idle_seconds / 4))
             self.evict_idle()
+            with contextlib.suppress(*STORE_ERRORS):
+                await self.load_due_clocks()
+
+    async def load_due_clocks(self) -> int:
+        """Load every live table whose turn clock runs out within ``idle_seconds`` and that
+        no worker holds, so that its owner's alarm rings in time; how many were loaded."""
+        async with self.sessions() as session:
+            due = await table_store.due_clocks(session, self.timekeeper.now() + self.idle_seconds)
+        loaded = 0
+        for table_id in due:
+            if table_id in self._authorities:
+                continue
+            with contextlib.suppress(Elsewhere, NotFound):
+                await self.authority(table_id)
+                loaded += 1
+        return loaded
 
     async def rebuild_live_tables(self) -> int:
         """Rebuild every live table from its log (run at start; with several workers, those
@@ -248,7 +288,13 @@ class TableService:
         async with self.sessions() as session:
             snapshot = await load_snapshot(session, table_id)
         return TableAuthority.from_snapshot(
-            snapshot, self.sessions, self.hub, self.committer, self.clock
+            snapshot,
+            self.sessions,
+            self.hub,
+            self.committer,
+            self.clock,
+            self.clock_settings,
+            self.timekeeper,
         )
 
     def live_count(self) -> int:
@@ -309,6 +355,7 @@ class TableService:
             "leave": self.leave,
             "rematch": self.rematch,
             "add_bot": self.add_bot,
+            "reclaim": self.reclaim,
         }
         change = changes.get(op)
         if change is None:
@@ -376,8 +423,11 @@ class TableService:
             await self.keep_leases()
 
     async def close(self) -> None:
-        """Stopping, with several workers: hand every table's watchers over and give up the
-        leases, so that other workers take the tables at once."""
+        """Stopping: every turn clock's alarm is stopped (the next start sets them again
+        from the store); with several workers, every table's watchers are handed over and
+        the leases given up, so that other workers take the tables at once."""
+        for table in self._authorities.values():
+            table.disarm()
         if self.leases is None:
             return
         held = {table_id: table.epoch for table_id, table in self._authorities.items()}
@@ -434,6 +484,8 @@ class TableService:
         rated: bool = False,
         contribution: str | None = None,
         commitment: str | None = None,
+        clock: str | None = None,
+        on_timeout: str = "takeover",
     ) -> dict[str, Any]:
         """A new table with the creator in seat 0 and ``bots`` (seat -> level) in other
         seats; when that fills every seat, the match starts. ``spectators``: whether anyone
@@ -441,8 +493,15 @@ class TableService:
         a private table's matches are shown to others (``after_match`` or ``never``). A
         ``rated`` table's matches between accounts change their ratings. ``contribution``:
         the creator's random contribution to the first match's seed, ``commitment``: that of
-        the server seed offered to the creator for it (``offer_seed``; ``services.fairness``)."""
+        the server seed offered to the creator for it (``offer_seed``; ``services.fairness``).
+        ``clock``: the turn clock (``services.clocks``; by default a per-move clock at a
+        public table that waits for strangers, else none), ``on_timeout``: what happens to a
+        seat whose time runs out (``takeover`` or ``forfeit``)."""
         fairness.check_contribution(contribution)
+        if clock is not None and clock not in MODES:
+            raise Invalid("bad_clock", f"clock must be one of {', '.join(MODES)}.")
+        if on_timeout not in CONSEQUENCES:
+            raise Invalid("bad_on_timeout", f"on_timeout must be one of {', '.join(CONSEQUENCES)}.")
         if visibility not in VISIBILITIES:
             raise Invalid("bad_visibility", "visibility must be 'public' or 'private'.")
         if history not in HISTORIES:
@@ -456,6 +515,8 @@ class TableService:
                 raise Invalid("bad_bots", f"bots: seat {seat} is not another seat of this table.")
             self._check_level(level)
         await self._ensure_bot_players(bots)
+        if clock is None:
+            clock = default_mode(visibility, len(bots), seat_count(rules))
         table_id = identity.new_id()
         async with self.sessions.begin() as session:
             await table_store.add_table(
@@ -470,6 +531,8 @@ class TableService:
                 seats=seat_count(rules),
                 created_by=player.id,
                 rated=rated,
+                clock=clock,
+                on_timeout=on_timeout,
             )
             await table_store.take_seat(session, table_id, 0, player.id)
             # Seed commitment: the server's seed offered before (or drawn now), the creator's part.
@@ -530,16 +593,7 @@ class TableService:
 
     async def _ensure_bot_players(self, bots: dict[int, str]) -> None:
         """Create the bot players these seats need (once; nobody ever holds their token)."""
-        for seat, level in bots.items():
-            bot_id = bot_player_id(level, seat)
-            async with self.sessions() as session:
-                if await player_store.get_player(session, bot_id) is not None:
-                    continue
-            try:
-                async with self.sessions.begin() as session:
-                    await player_store.add_player(session, bot_id, bot_name(level), None)
-            except IntegrityError:
-                pass  # created at the same moment by another request
+        await ensure_bot_players(self.sessions, bots)
 
     async def _start_full_table(self, authority: TableAuthority) -> None:
         """Start the match of a table created with every seat taken (the creator and bots)."""
@@ -728,7 +782,20 @@ class TableService:
         await fairness.record_match_parts(session, match.id, parts)
         await table_store.set_status(session, authority.table_id, "live", match_id=match.id)
         next_commitment = await fairness.draw_next_seed(session, authority.table_id, self.new_seed)
-        return match.id, state, next_commitment
+        turn_clock = None
+        rules_of_clock = authority.clock_rules
+        if rules_of_clock is not None:
+            humans = {seat for seat, player_id in players.items() if not bot_level(player_id)}
+            turn_clock = start_clock(
+                rules_of_clock, state, authority.version, self.timekeeper.now(), humans
+            )
+            await table_store.set_clock(
+                session,
+                authority.table_id,
+                turn_clock.to_json(),
+                turn_clock.deadline(rules_of_clock),
+            )
+        return match.id, state, next_commitment, turn_clock
 
     @owned
     async def leave(self, player: Player, table_id: str) -> dict[str, Any]:
@@ -780,6 +847,32 @@ class TableService:
             authority.begin_match(*started)
 
         await authority.ask(Call("rematch", step))
+        return self.table_json(authority, player.id)
+
+    @owned
+    async def reclaim(self, player: Player, table_id: str) -> dict[str, Any]:
+        """The player whose seat a computer player took over when its clock ran out takes
+        it back, while the match is under way; its clock starts afresh if it is on move."""
+        authority = await self.authority(table_id)
+
+        async def step(authority: TableAuthority) -> None:
+            seat = next(
+                (s for s, left in authority.abandoned.items() if left.player_id == player.id),
+                None,
+            )
+            if seat is None:
+                raise Conflict("nothing_to_reclaim", "No seat of yours was taken over here.")
+            if authority.status != "live" or authority.state is None:
+                raise Conflict("match_not_live", "The match is over; the seat cannot be reclaimed.")
+            holder = SeatHolder(player.id, player.name)
+            abandoned = {s: left for s, left in authority.abandoned.items() if s != seat}
+            clock = authority.turn_clock
+            if clock is not None:
+                humans = authority.humans() | {seat}
+                clock = restarted(clock, authority.state, self.timekeeper.now(), humans)
+            await authority.change_seat(seat, holder, abandoned, clock)
+
+        await authority.ask(Call("reclaim", step))
         return self.table_json(authority, player.id)
 
 

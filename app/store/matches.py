@@ -21,7 +21,7 @@ from sqlalchemy import (
     update,
 )
 
-from app.store.db import AsyncSession, BoundStatement
+from app.store.db import AsyncSession, BoundStatement, Step
 from app.store.models import ActionRecord, Match, MatchSeat, Table, utcnow
 from app.store.players import SeatRow, seated
 
@@ -269,3 +269,26 @@ async def marriages_declared(session: AsyncSession, player_id: str) -> int:
         )
     )
     return sum(1 for action in await session.scalars(query) if action.get("marriage") is True)
+
+
+async def mark_abandoned(session: AsyncSession, match_id: int, entry: dict[str, Any]) -> None:
+    """Add ``entry`` (``seat``, ``player_id``, ``name``, ``consequence``) to the match's
+    record of players who ran out of time."""
+    match = await session.get(Match, match_id)
+    if match is not None:
+        match.abandoned = [*(match.abandoned or []), entry]
+        await session.flush()
+
+
+def abandoned_step(match_id: int, entry: dict[str, Any]) -> Step:
+    """``mark_abandoned`` as a step of the group commit (a forfeit on time is an action)."""
+
+    def step(connection: Connection) -> None:
+        current = connection.execute(
+            select(Match.abandoned).where(Match.id == match_id)
+        ).scalar_one_or_none()
+        connection.execute(
+            update(Match).where(Match.id == match_id).values(abandoned=[*(current or []), entry])
+        )
+
+    return step

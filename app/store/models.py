@@ -142,6 +142,18 @@ class Table(Base):
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # Turn clocks (app/services/clocks.py): the mode chosen at creation (``none``, ``move``
+    # or ``correspondence``), what a timeout does (``takeover``: a computer player takes the
+    # seat; ``forfeit``: the match is lost), the running clock of the seat on move (its
+    # deadline in seconds since the epoch, the version it was started at and every seat's
+    # time bank), and the seats a computer player took over, with the player who left each.
+    clock: Mapped[str] = mapped_column(String(16), default="none", server_default="none")
+    on_timeout: Mapped[str] = mapped_column(
+        String(16), default="takeover", server_default="takeover"
+    )
+    turn_clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
+    abandoned: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class TableSeat(Base):
@@ -183,6 +195,9 @@ class Match(Base):
     # marker is set in the transaction that stores the result and the new ratings, once.
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     rating_applied: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The seats whose players ran out of time and left them to a computer player or lost
+    # by it: ``[{"seat", "player_id", "consequence"}]``; null when nobody did.
+    abandoned: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class OfferedSeed(Base):

@@ -168,3 +168,65 @@ async def lock_table(session: AsyncSession, table_id: str) -> int | None:
         select(Table.lease_epoch).where(Table.id == table_id).with_for_update()
     )
     return found.scalar_one_or_none()
+
+
+CLOCK_UPDATE = (
+    update(Table)
+    .where(Table.id == bindparam("table"))
+    .values(turn_clock=bindparam("running"), clock_deadline=bindparam("due"))
+)
+
+
+def clock_update(
+    table_id: str, clock: dict[str, Any] | None, deadline: float | None
+) -> BoundStatement:
+    """The change that stores a table's running turn clock and its deadline (prebuilt, for
+    the group commit of the action that moved it)."""
+    return CLOCK_UPDATE, {"table": table_id, "running": clock, "due": deadline}
+
+
+async def set_clock(
+    session: AsyncSession, table_id: str, clock: dict[str, Any] | None, deadline: float | None
+) -> None:
+    """Store a table's running turn clock and its deadline."""
+    statement, values = clock_update(table_id, clock, deadline)
+    await session.execute(statement, values)
+
+
+async def due_clocks(session: AsyncSession, before: float, limit: int = 500) -> list[str]:
+    """The live tables whose turn clock runs out before ``before`` (seconds since the
+    epoch), soonest first."""
+    query = (
+        select(Table.id)
+        .where(Table.status == "live", Table.clock_deadline <= before)
+        .order_by(Table.clock_deadline)
+        .limit(limit)
+    )
+    return list(await session.scalars(query))
+
+
+async def hand_seat(
+    session: AsyncSession,
+    table_id: str,
+    seat: int,
+    player_id: str,
+    abandoned: dict[str, Any] | None,
+) -> None:
+    """Give a seat of a match under way to another player (a computer player taking over,
+    or the player who left it reclaiming it), with the table's record of abandoned seats."""
+    await session.execute(
+        update(TableSeat)
+        .where(TableSeat.table_id == table_id, TableSeat.seat == seat)
+        .values(player_id=player_id)
+    )
+    await session.execute(update(Table).where(Table.id == table_id).values(abandoned=abandoned))
+
+
+async def fence(session: AsyncSession, table_id: str) -> tuple[int, int] | None:
+    """Hold the table's row until the transaction ends (as ``lock_table``); its lease epoch
+    and version, or None for an unknown table."""
+    found = await session.execute(
+        select(Table.lease_epoch, Table.version).where(Table.id == table_id).with_for_update()
+    )
+    row = found.one_or_none()
+    return None if row is None else (row[0], row[1])

@@ -29,12 +29,14 @@ class Recorder:
 
 
 async def started_table(
-    services: Services, options: dict[str, Any] | None = None
+    services: Services, options: dict[str, Any] | None = None, clock: str = "none"
 ) -> tuple[TableAuthority, list[Player]]:
-    """A two-player table whose match has started."""
+    """A two-player table whose match has started (untimed unless ``clock`` says)."""
     anna, _ = await services.tables.create_player("Anna")
     bela, _ = await services.tables.create_player("Bela")
-    table = await services.tables.create_table(anna, "sixty-six", options or {}, "public")
+    table = await services.tables.create_table(
+        anna, "sixty-six", options or {}, "public", clock=clock
+    )
     await services.tables.join(bela, table["id"], None, None)
     return await services.tables.authority(table["id"]), [anna, bela]
 

@@ -18,6 +18,7 @@ from app.engine import State, view
 from app.services import Services
 from app.services import bots as bot_service
 from app.services.authority import TableAuthority
+from app.services.bot_players import bot_player_id
 from app.store import Player
 from tests.support import settings_for
 
@@ -212,7 +213,7 @@ async def test_bots_are_given_only_to_empty_seats_by_a_seated_player(services: S
     started = await services.tables.add_bot(anna, table["id"], 1, "easy")
     assert started["status"] == "live"
     assert started["seats"][1]["name"] == "Computer (easy)"
-    assert started["seats"][1]["player_id"] == bot_service.bot_player_id("easy", 1)
+    assert started["seats"][1]["player_id"] == bot_player_id("easy", 1)
     with pytest.raises(Conflict):
         await services.tables.add_bot(anna, table["id"], 1, "hard")
 
