@@ -295,6 +295,16 @@ class MatchPlayer(BaseModel):
     name: str
 
 
+class Abandonment(BaseModel):
+    """A player whose turn clock ran out: a computer player took the seat (``takeover``;
+    the player may have reclaimed it later) or the player lost the match (``forfeit``)."""
+
+    seat: int
+    player_id: str
+    name: str
+    consequence: Literal["takeover", "forfeit"]
+
+
 class MatchOut(BaseModel):
     """A match's public record; ``deals`` are the engine's per-deal results."""
 
@@ -320,6 +330,10 @@ class MatchOut(BaseModel):
     server_commitment: str | None = Field(
         description="SHA-256 of the server seed the match seed was made of, as the table "
         "published it before the match (null for matches older than contributions)."
+    )
+    abandoned: list[Abandonment] = Field(
+        default_factory=list,
+        description="The players whose turn clock ran out during the match, in order.",
     )
 
 

@@ -51,6 +51,11 @@ def match_json(match: Match, seats: list[SeatRow], analysis: str | None = None) 
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "server_commitment": commitment_of(match.server_seed),
         "analysis": analysis,
+        # Players whose turn clock ran out: a computer player took the seat, or it forfeited.
+        "abandoned": [
+            {k: entry[k] for k in ("seat", "player_id", "name", "consequence")}
+            for entry in match.abandoned or []
+        ],
     }
 
 
