@@ -2,6 +2,7 @@
 
 import { call, forget, identify, me } from "./api.js";
 import { cardElement } from "./cards.js";
+import { clockLabel } from "./clock.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { seatName, t } from "./i18n.js";
@@ -21,7 +22,7 @@ export function lobbyPage(root, navigate) {
   let editing = !me();
   let timer = null;
   let alive = true;
-  const form = { variant: "sixty-six", target: "7", claim: "auto", close_fail: "opponent_2_or_3", visibility: "public", rated: "false" };
+  const form = { variant: "sixty-six", target: "7", claim: "auto", close_fail: "opponent_2_or_3", visibility: "public", rated: "false", clock: "auto", on_timeout: "takeover" };
   // The games the server serves, from GET /api/variants (the engine's presets); until they
   // arrive, the form offers the default game only.
   let variants = null;
@@ -105,6 +106,8 @@ export function lobbyPage(root, navigate) {
         options: chosenOptions(),
         visibility: form.visibility,
         rated: form.rated === "true",
+        ...(form.clock === "auto" ? {} : { clock: form.clock }),
+        on_timeout: form.on_timeout,
         contribution: contribute(null, commitment),
         commitment,
         ...extra,
@@ -186,6 +189,8 @@ export function lobbyPage(root, navigate) {
       optionSelects(),
       select("visibility", ["public", "private"].map((c) => [c, t(`visibility_${c}`)])),
       select("rated", ["false", "true"].map((c) => [c, t(`rated_${c}`)])),
+      select("clock", ["auto", "none", "move", "correspondence"].map((c) => [c, t(`clock_${c}`)])),
+      select("on_timeout", ["takeover", "forfeit"].map((c) => [c, t(`on_timeout_${c}`)])),
       h("button", { class: "button primary wide", type: "submit", "data-action": "create" }, t("create")),
     );
   }
@@ -245,7 +250,7 @@ export function lobbyPage(root, navigate) {
     return h(
       "li",
       { class: "table-row", dataset: { table: table.id } },
-      h("div", {}, h("strong", {}, title), h("small", {}, [t(`variant_${table.variant}`), t("target_points", { n: o.target }), o.bidding ? null : t(`claim_${o.claim}`), kind === "open" && table.seats.length > 2 ? t("open_seats", { n: free }) : null].filter(Boolean).join(" · "))),
+      h("div", {}, h("strong", {}, title), h("small", {}, [t(`variant_${table.variant}`), t("target_points", { n: o.target }), o.bidding ? null : t(`claim_${o.claim}`), clockLabel(table.clock), kind === "open" && table.seats.length > 2 ? t("open_seats", { n: free }) : null].filter(Boolean).join(" · "))),
       button,
     );
   }

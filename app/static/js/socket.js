@@ -132,6 +132,7 @@ export class TableSocket {
       default:
         // Table chat: frames of its own with their own sequence, never a table version.
         if (frame.type.startsWith("chat") && this.on.chat) this.on.chat(frame);
+        else if (frame.type === "clock" && this.on.clock) this.on.clock(frame);
         break;
     }
   }

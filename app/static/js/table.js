@@ -6,6 +6,7 @@ import { ApiError, call, identify, me } from "./api.js";
 import { board, scoreboard, seatPosition, sideNames } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
 import { chatPanel } from "./chat.js";
+import { clockStrip, received, takeoverNotice, tick } from "./clock.js";
 import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
@@ -36,12 +37,14 @@ export function tablePage(root, tableId, navigate) {
     log: { deal: null, entries: [] }, // the current deal's story, newest first
     focusCard: null,
     missing: false,
+    clock: null, // the last `clock` frame, with when it arrived
   };
   let socket = null;
   let alive = true;
   const chat = chatPanel((message) => (socket ? socket.send(message) : false));
   let freshTimer = null;
   let peekTimer = null;
+  const clockTimer = tick(root, () => state.clock);
   const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
 
   const names = () => (state.table ? state.table.seats.map(seatName) : []);
@@ -92,6 +95,10 @@ export function tablePage(root, tableId, navigate) {
         render();
       },
       ack() {},
+      clock(frame) {
+        state.clock = received(frame);
+        render();
+      },
       greeted: () => chat.joined(),
       chat: (frame) => chat.receive(frame),
       error(frame) {
@@ -377,6 +384,14 @@ export function tablePage(root, tableId, navigate) {
     }
   }
 
+  async function reclaim() {
+    try {
+      await call("POST", `/api/tables/${tableId}/reclaim`);
+    } catch (error) {
+      toast(failure(error));
+    }
+  }
+
   async function rematch() {
     try {
       await call("POST", `/api/tables/${tableId}/rematch`, { contribution: contribute(tableId, state.table?.next_commitment) });
@@ -521,6 +536,7 @@ export function tablePage(root, tableId, navigate) {
         { class: "head-right" },
         spectator ? h("span", { class: "badge watching", "data-testid": "watching" }, t("watching")) : null,
         turn,
+        v.match_over ? null : clockStrip(state.clock, names(), state.version),
       ),
     );
     const felt = board({
@@ -548,6 +564,7 @@ export function tablePage(root, tableId, navigate) {
         },
       },
       header,
+      takeoverNotice(state.table, me(), reclaim),
       h("div", { class: "table-body" }, felt, sidePanel(v, spectator)),
       overlay(),
     );
@@ -835,6 +852,7 @@ export function tablePage(root, tableId, navigate) {
       alive = false;
       clearTimeout(freshTimer);
       clearTimeout(peekTimer);
+      clearInterval(clockTimer);
       if (socket) socket.stop();
       banner(null);
       document.title = pageTitle;
