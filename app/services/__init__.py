@@ -83,6 +83,7 @@ class Services:
             leases=leases,
             bots=bots,
             idle_seconds=settings.table_idle_seconds,
+            rematch_seconds=settings.rematch_seconds,
         )
         relay = None
         if settings.redis_url is not None:

@@ -23,7 +23,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
@@ -51,6 +51,9 @@ from app.services.snapshot import (
 from app.store import matches as match_store
 from app.store import tables as table_store
 from app.store.db import AsyncSession, BoundStatement, Step
+
+if TYPE_CHECKING:
+    from app.services.rematch import RematchOffer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -114,6 +117,8 @@ class Greet(Command[int | None]):
         self.subscriber.seat = seat
         for frame in presenter.resume(table, self.since, seat, self.max_replay):
             self.subscriber.deliver(frame)
+        if table.rematch is not None:  # an offer stands: the viewer sees it at once
+            self.subscriber.deliver(table.rematch.frame(table.clock()))
         table.watchers[self.subscriber] = self.player_id
         table.hub.subscribe(table.table_id, self.subscriber)
         return seat
@@ -174,6 +179,8 @@ class TableAuthority:
     # The connections watching this table, with the player each speaks for (None: nobody).
     watchers: dict[Subscriber, str | None] = field(default_factory=dict)
     clock: Callable[[], float] = time.monotonic
+    # A standing rematch offer after a match (``services.rematch``); memory only.
+    rematch: RematchOffer | None = None
     touched_at: float = 0.0  # when the last command ended (the registry evicts idle tables)
     _inbox: deque[tuple[Command[Any], asyncio.Future[Any]]] = field(
         default_factory=deque, init=False, repr=False
