@@ -169,3 +169,16 @@ async def test_computer_players_accept_at_once(services: Services, clock: Manual
     assert started["status"] == "live" and started["match_id"] != finished
     assert started["rematch"]["outcome"] == "started"
     assert started["rematch"]["accepted"] == [0, 1]
+
+
+async def test_the_default_timer_runs_on_the_loop_and_the_monotonic_clock(
+    services: Services,
+) -> None:
+    services.tables.rematches.seconds = 0.05  # no fake clock: the server's own timer
+    authority, (anna, _), watcher = await finished_table(services)
+    await services.tables.rematch(anna, authority.table_id)
+    for _ in range(100):
+        if authority.rematch is None:
+            break
+        await asyncio.sleep(0.01)
+    assert [f["outcome"] for f in offers(watcher)] == ["pending", "expired"]
