@@ -210,8 +210,9 @@ class TableService:
 
     def evict_idle(self) -> int:
         """Drop every table nobody needs now: no viewer, no command under way, no bot to
-        move, nothing in doubt, and untouched for ``idle_seconds``. It is loaded again
-        from the store when next asked for. How many were dropped."""
+        move, nothing in doubt, no rematch offer standing, and untouched for
+        ``idle_seconds``. It is loaded again from the store when next asked for. How many
+        were dropped."""
         now = self.clock()
         idle = [
             table_id
@@ -220,6 +221,7 @@ class TableService:
             and not table.watchers
             and not table.busy
             and not table.in_doubt
+            and table.rematch is None
             and not (self.bots is not None and self.bots.pending(table))
         ]
         released = {table_id: self._authorities.pop(table_id).epoch for table_id in idle}

@@ -182,3 +182,18 @@ async def test_the_default_timer_runs_on_the_loop_and_the_monotonic_clock(
             break
         await asyncio.sleep(0.01)
     assert [f["outcome"] for f in offers(watcher)] == ["pending", "expired"]
+
+
+async def test_a_table_stays_in_memory_while_an_offer_stands(
+    services: Services, clock: ManualClock
+) -> None:
+    services.tables.idle_seconds = 10
+    authority, (anna, _), watcher = await finished_table(services)
+    authority.detach(watcher)
+    await services.tables.rematch(anna, authority.table_id)
+    await clock.advance(30)
+    assert services.tables.evict_idle() == 0
+    await clock.advance(30)  # the offer expires
+    assert authority.rematch is None
+    await clock.advance(10)
+    assert services.tables.evict_idle() == 1
