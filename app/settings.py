@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     # memory after this many idle seconds; the next viewer loads it again from the store.
     table_idle_seconds: float = Field(default=300.0, gt=0)
 
+    # How long a rematch offer waits for the other players to accept (seconds); it lives in
+    # the table owner's memory and does not outlive a restart or a change of owner.
+    rematch_seconds: float = Field(default=60.0, gt=0, le=3600)
+
     # WebSocket protocol limits (see docs/protocol.md).
     ws_max_frame_bytes: int = Field(default=16_384, ge=256)
     ws_send_queue: int = Field(default=256, ge=8)

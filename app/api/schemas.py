@@ -243,6 +243,22 @@ class TableOut(BaseModel):
     )
 
 
+class RematchState(BaseModel):
+    """A rematch offer as every viewer sees it (the ``rematch`` frame's body)."""
+
+    offered_by: int = Field(description="The seat that made the offer.")
+    accepted: list[int] = Field(description="Seats that have accepted (computer seats at once).")
+    seconds_left: int = Field(description="Until the offer expires (0 once it has ended).")
+    outcome: Literal["pending", "started", "declined", "expired"]
+    declined_by: int | None = Field(description="The seat that declined (``declined``).")
+
+
+class RematchOut(TableOut):
+    """``POST /api/tables/{id}/rematch`` and ``/rematch/decline``: the table and the offer."""
+
+    rematch: RematchState
+
+
 class TableList(BaseModel):
     """``GET /api/tables``."""
 

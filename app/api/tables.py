@@ -1,4 +1,4 @@
-"""``/api/tables``: create, list, join, leave, rematch and reclaim a seat."""
+"""``/api/tables``: create, list, join, leave, rematch offers and reclaiming a seat."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from app.api.schemas import (
     BotRequest,
     ErrorBody,
     JoinRequest,
+    RematchOut,
     RematchRequest,
     SeedOffer,
     TableCreate,
@@ -116,14 +117,17 @@ async def leave_table(table_id: str, player: PlayerDep, tables: TablesDep) -> An
     return await tables.leave(player, table_id)
 
 
-@router.post("/{table_id}/rematch", response_model=TableOut, responses={403: {"model": ErrorBody}})
+@router.post(
+    "/{table_id}/rematch", response_model=RematchOut, responses={403: {"model": ErrorBody}}
+)
 async def rematch(
     table_id: str,
     player: PlayerDep,
     tables: TablesDep,
     body: Annotated[RematchRequest | None, Body()] = None,
 ) -> Any:
-    """Start a new match with the same players once the last one is over."""
+    """Once the match is over, offer a rematch or accept the standing offer; the new match
+    starts when every seat has accepted (computer players accept at once)."""
     return await tables.rematch(player, table_id, (body or RematchRequest()).contribution)
 
 
@@ -132,3 +136,13 @@ async def reclaim_seat(table_id: str, player: PlayerDep, tables: TablesDep) -> A
     """Take back your seat from the computer player that took it over when your clock ran
     out, while the match is under way."""
     return await tables.reclaim(player, table_id)
+
+
+@router.post(
+    "/{table_id}/rematch/decline",
+    response_model=RematchOut,
+    responses={403: {"model": ErrorBody}},
+)
+async def decline_rematch(table_id: str, player: PlayerDep, tables: TablesDep) -> Any:
+    """Decline the standing rematch offer (the offerer withdraws it) for everyone."""
+    return await tables.decline_rematch(player, table_id)

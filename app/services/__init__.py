@@ -89,6 +89,7 @@ class Services:
                 settings.clock_bank_seconds,
                 settings.clock_correspondence_hours,
             ),
+            rematch_seconds=settings.rematch_seconds,
         )
         relay = None
         if settings.redis_url is not None:

@@ -23,7 +23,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
@@ -65,6 +65,9 @@ from app.services.snapshot import (
 from app.store import matches as match_store
 from app.store import tables as table_store
 from app.store.db import AsyncSession, BoundStatement, Step
+
+if TYPE_CHECKING:
+    from app.services.rematch import RematchOffer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -133,6 +136,8 @@ class Greet(Command[int | None]):
         clock = table.clock_now()
         if clock is not None:
             self.subscriber.deliver(clock)
+        if table.rematch is not None:  # an offer stands: the viewer sees it at once
+            self.subscriber.deliver(table.rematch.frame(table.clock()))
         table.watchers[self.subscriber] = self.player_id
         table.hub.subscribe(table.table_id, self.subscriber)
         return seat
@@ -216,6 +221,8 @@ class TableAuthority:
     abandoned: dict[int, SeatHolder] = field(default_factory=dict)
     timekeeper: Timekeeper = field(default_factory=Timekeeper)
     _alarm: Alarm | None = field(default=None, init=False, repr=False)
+    # A standing rematch offer after a match (``services.rematch``); memory only.
+    rematch: RematchOffer | None = None
     touched_at: float = 0.0  # when the last command ended (the registry evicts idle tables)
     _inbox: deque[tuple[Command[Any], asyncio.Future[Any]]] = field(
         default_factory=deque, init=False, repr=False

@@ -59,6 +59,7 @@ from app.services.hub import Hub
 from app.services.leases import Leases
 from app.services.presenter import SeatHolder, public_info
 from app.services.relay import Connection, Relay, RemoteTable
+from app.services.rematch import DECLINED, Rematches, new_offer
 from app.services.rules import rules_for_table, seat_count, stored_rules
 from app.services.snapshot import StoredTable, load_snapshot, stored_table
 from app.store import Player
@@ -126,6 +127,7 @@ class TableService:
         clock: Callable[[], float] = time.monotonic,
         clock_settings: ClockSettings | None = None,
         timekeeper: Timekeeper | None = None,
+        rematch_seconds: float = 60.0,
     ) -> None:
         self.sessions = sessions
         self.new_seed = new_seed
@@ -144,6 +146,7 @@ class TableService:
         self.bots = bots
         self.clock_settings = clock_settings or ClockSettings()
         self.timekeeper = timekeeper or Timekeeper()
+        self.rematches = Rematches(rematch_seconds, self._queue_rematch_step)
 
     @property
     def shared(self) -> bool:
@@ -224,10 +227,10 @@ class TableService:
 
     def evict_idle(self) -> int:
         """Drop every table nobody needs now: no viewer, no command under way, no bot to
-        move, nothing in doubt, no turn clock running out within ``idle_seconds``, and
-        untouched for ``idle_seconds``. It is loaded again from the store when next asked
-        for (``load_due_clocks`` brings it back before its clock runs out). How many were
-        dropped."""
+        move, nothing in doubt, no rematch offer standing, no turn clock running out within
+        ``idle_seconds``, and untouched for ``idle_seconds``. It is loaded again from the
+        store when next asked for (``load_due_clocks`` brings it back before its clock runs
+        out). How many were dropped."""
         now = self.clock()
         soon = self.timekeeper.now() + self.idle_seconds
         idle = [
@@ -237,6 +240,7 @@ class TableService:
             and not table.watchers
             and not table.busy
             and not table.in_doubt
+            and table.rematch is None
             and not (self.bots is not None and self.bots.pending(table))
             and not ((deadline := table.deadline()) is not None and deadline <= soon)
         ]
@@ -354,6 +358,7 @@ class TableService:
             "join": self.join,
             "leave": self.leave,
             "rematch": self.rematch,
+            "decline_rematch": self.decline_rematch,
             "add_bot": self.add_bot,
             "reclaim": self.reclaim,
         }
@@ -825,29 +830,78 @@ class TableService:
     async def rematch(
         self, player: Player, table_id: str, contribution: str | None = None
     ) -> dict[str, Any]:
-        """Start a new match with the same seats once the last one is over; ``contribution``:
-        the asking player's part of its seed (``services.fairness``)."""
+        """Offer a rematch once the last match is over, or accept the standing offer
+        (``services.rematch``): the new match, with the same seats, starts when every seat
+        has accepted. ``contribution``: the player's part of its seed (``services.fairness``),
+        stored with the acceptance. Asking again after accepting changes nothing. The answer
+        is the table with the offer's state (``rematch``)."""
         fairness.check_contribution(contribution)
         authority = await self.authority(table_id)
 
-        async def step(authority: TableAuthority) -> None:
+        async def step(authority: TableAuthority) -> dict[str, Any]:
+            now = authority.clock()
             async with self.sessions.begin() as session:
                 await self._hold(session, authority)
-                if authority.seat_of(player.id) is None:
-                    raise Forbidden("not_seated", "Only a seated player can ask for a rematch.")
-                if authority.status == "live":
-                    raise Conflict("match_live", "The match is still under way.")
-                if authority.match_id is None or len(authority.seats) != authority.seat_count:
-                    raise Conflict("no_match_to_replay", "This table has not finished a match.")
-                players = {s: h.player_id for s, h in authority.seats.items()}
-                seat = authority.seat_of(player.id)
-                assert seat is not None
+                seat = self._rematch_seat(authority, player)
+                standing = authority.rematch
+                if standing is not None and seat in standing.accepted:
+                    return standing.state(now)
+                if standing is None:
+                    computers = [s for s, h in authority.seats.items() if bot_level(h.player_id)]
+                    deadline = now + self.rematches.seconds
+                    offer = new_offer(seat, authority.seat_count, computers, deadline)
+                else:
+                    offer = standing.accept(seat)
                 await fairness.contribute(session, table_id, seat, contribution)
-                started = await self._store_new_match(session, authority, players)
+                started = None
+                if offer.complete:
+                    players = {s: h.player_id for s, h in authority.seats.items()}
+                    started = await self._store_new_match(session, authority, players)
+            if started is None:
+                return self.rematches.stand(authority, offer).state(authority.clock())
+            state = self.rematches.start(authority, offer)
             authority.begin_match(*started)
+            return state
 
-        await authority.ask(Call("rematch", step))
-        return self.table_json(authority, player.id)
+        state = await authority.ask(Call("rematch", step))
+        return {**self.table_json(authority, player.id), "rematch": state}
+
+    @owned
+    async def decline_rematch(self, player: Player, table_id: str) -> dict[str, Any]:
+        """Decline the standing rematch offer (the offerer withdraws it): it ends for
+        everyone. ``no_rematch_offer`` when none stands."""
+        authority = await self.authority(table_id)
+
+        async def step(authority: TableAuthority) -> dict[str, Any]:
+            seat = authority.seat_of(player.id)
+            if seat is None:
+                raise Forbidden("not_seated", "Only a seated player can decline a rematch.")
+            if authority.rematch is None:
+                raise Conflict("no_rematch_offer", "No rematch offer stands at this table.")
+            return self.rematches.end(authority, DECLINED, seat)
+
+        state = await authority.ask(Call("decline_rematch", step))
+        return {**self.table_json(authority, player.id), "rematch": state}
+
+    @staticmethod
+    def _rematch_seat(authority: TableAuthority, player: Player) -> int:
+        """The seat of a player who may ask for a rematch now."""
+        seat = authority.seat_of(player.id)
+        if seat is None:
+            raise Forbidden("not_seated", "Only a seated player can ask for a rematch.")
+        if authority.status == "live":
+            raise Conflict("match_live", "The match is still under way.")
+        if authority.match_id is None or len(authority.seats) != authority.seat_count:
+            raise Conflict("no_match_to_replay", "This table has not finished a match.")
+        return seat
+
+    async def _queue_rematch_step(
+        self, authority: TableAuthority, step: Callable[[TableAuthority], Awaitable[None]]
+    ) -> None:
+        """Run a rematch offer's expiry as the table's command, while this worker still
+        holds that table (a table let go or evicted took its offer with it)."""
+        if self._authorities.get(authority.table_id) is authority:
+            await authority.ask(Call("rematch_expiry", step))
 
     @owned
     async def reclaim(self, player: Player, table_id: str) -> dict[str, Any]:

@@ -180,6 +180,9 @@ async def test_rematch_needs_a_finished_match_and_a_seat(api: Api) -> None:
     path = f"/api/tables/{table['id']}/rematch"
     assert_error(await api.call("POST", path, stranger["token"], status=403), "not_seated")
     assert_error(await api.call("POST", path, anna["token"], status=409), "match_live")
+    decline = f"{path}/decline"
+    assert_error(await api.call("POST", decline, anna["token"], status=409), "no_rematch_offer")
+    assert_error(await api.call("POST", decline, stranger["token"], status=403), "not_seated")
     fresh = await api.table(bela["token"])
     body = await api.call("POST", f"/api/tables/{fresh['id']}/rematch", bela["token"], status=409)
     assert_error(body, "no_match_to_replay")

@@ -180,7 +180,13 @@ async def test_resigning_ends_the_match_and_rematch_starts_a_new_one(api: Api, s
     assert log["actions"] == [{"version": 1, "seat": 1, "action": {"type": "resign"}}]
     assert len(log["seed"]) >= 32
     assert (await api.call("GET", f"/api/tables/{table['id']}"))["status"] == "finished"
-    again = await api.call("POST", f"/api/tables/{table['id']}/rematch", players[1]["token"])
+    path = f"/api/tables/{table['id']}/rematch"
+    offer = await api.call("POST", path, players[1]["token"])  # an offer: Anna must accept
+    assert offer["status"] == "finished" and offer["rematch"]["accepted"] == [1]
+    for client in clients:
+        offered = await client.recv_until("rematch")
+        assert offered["offered_by"] == 1 and offered["outcome"] == "pending"
+    again = await api.call("POST", path, players[0]["token"])
     assert again["status"] == "live" and again["match_id"] != table["match_id"]
     for seat, client in enumerate(clients):
         welcome = await client.recv_until("welcome")

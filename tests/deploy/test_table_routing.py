@@ -2,9 +2,9 @@
 
 Debian's nginx runs ``deploy/nginx.conf`` in front of two stand-in upstreams that answer each
 request with their own name. Each of 24 table ids is asked for twice at ``/ws/tables/{id}``
-and once at each of its lobby paths (``join``, ``leave``, ``rematch``, ``bots``): every request
-must reach the same upstream (a consistent hash of the id, where round-robin would
-alternate), and the ids must be spread over both upstreams.
+and once at each of its lobby paths (``join``, ``leave``, ``rematch``, ``rematch/decline``,
+``bots``): every request must reach the same upstream (a consistent hash of the id, where
+round-robin would alternate), and the ids must be spread over both upstreams.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def test_every_connection_of_a_table_reaches_the_same_worker(
                 table_id = f"table{n:03d}"
                 paths = [f"/ws/tables/{table_id}"] * 2 + [
                     f"/api/tables/{table_id}/{lobby}"
-                    for lobby in ("join", "leave", "rematch", "bots")
+                    for lobby in ("join", "leave", "rematch", "rematch/decline", "bots")
                 ]
                 for path in paths:
                     reached.setdefault(table_id, set()).add(http.get(path).text)

@@ -1,10 +1,13 @@
-"""The end of a match: every deal in the dialog, and its buttons on screen whatever the length."""
+"""The end of a match: every deal in the dialog, its buttons on screen whatever the length, and a
+rematch only when both players agree."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
+import httpx
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, shot
@@ -25,3 +28,41 @@ def test_after_a_long_match_rematch_and_lobby_stay_on_a_laptop_screen(
     anna.set_viewport_size({"width": 390, "height": 844})
     expect(anna.locator("[data-action=rematch]")).to_be_in_viewport(ratio=1)
     shot(anna, "match-over-phone", full_page=False)
+
+
+def test_a_rematch_is_offered_declined_offered_again_and_accepted(
+    new_page: Any, server: Server
+) -> None:
+    table, players = live_table(server.url)
+    anna = take_seat(new_page("anna"), table, players[0])
+    bela = take_seat(new_page("bela", locale="de-DE"), table, players[1])
+    bela.click("[data-action=resign]")
+    bela.click("[data-action=resign-yes]")
+    for page in (anna, bela):
+        expect(page.get_by_test_id("match-winner")).to_be_visible()
+
+    # Anna offers; Bela sees who offers, the seconds left, and declines: the offer is gone.
+    anna.click("[data-action=rematch]")
+    offer = bela.get_by_test_id("rematch-offer")
+    expect(offer).to_contain_text("Anna bietet eine Revanche an")
+    expect(bela.get_by_test_id("rematch-seconds")).to_have_text(re.compile(r"noch (59|60) s"))
+    bela.click("[data-action=rematch-decline]")
+    expect(anna.get_by_test_id("rematch-ended")).to_have_text("Bela declined the rematch.")
+    expect(anna.locator("[data-action=rematch]")).to_be_visible()
+
+    # Anna offers again: her page waits for Bela, whose Accept starts the new match.
+    anna.click("[data-action=rematch]")
+    mine = anna.get_by_test_id("rematch-offer")
+    expect(mine).to_have_attribute("data-mine", "true")
+    expect(mine).to_contain_text("Waiting for Bela to accept")
+    expect(mine).to_contain_text("Accepted: Anna")
+    expect(anna.locator("[data-action=rematch]")).to_have_count(0)
+    expect(offer).to_contain_text("Anna bietet eine Revanche an")
+    shot(anna, "rematch-waiting", full_page=False)
+    shot(bela, "rematch-offered", full_page=False)
+    bela.click("[data-action=rematch-accept]")
+    for page in (anna, bela):
+        expect(page.get_by_test_id("summary")).to_have_count(0)
+        expect(page.locator(".hand.mine .card")).to_have_count(6)
+    again = httpx.get(f"{server.url}/api/tables/{table['id']}").json()
+    assert again["status"] == "live" and again["match_id"] != table["match_id"]

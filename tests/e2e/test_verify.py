@@ -80,9 +80,14 @@ def test_the_page_and_the_engine_agree_on_many_matches(new_page: Any, server: Se
     expect(anna.get_by_test_id("verdict")).to_have_attribute("data-ok", "true")
     expect(anna.locator(".verify-table .check.none")).to_have_count(0)  # every deal seen live
 
-    # A rematch from Anna's page: her browser sends its part, after seeing the commitment.
+    # A rematch offered from Anna's page: her browser sends its part, after seeing the
+    # commitment; Bela accepts, sending none.
     anna.go_back()
     anna.click("[data-action=rematch]")
+    expect(anna.get_by_test_id("rematch-offer")).to_be_visible()
+    accept = f"{server.url}/api/tables/{table['id']}/rematch"
+    headers = {"Authorization": f"Bearer {players[1]['token']}"}
+    httpx.post(accept, headers=headers).raise_for_status()
     expect(anna.locator(".hand.mine .card").first).to_be_visible()
     play(server.url, table, players, rng, never)
     expect(anna.get_by_test_id("match-winner")).to_be_visible()

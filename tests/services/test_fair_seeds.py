@@ -56,9 +56,11 @@ async def test_the_commitment_comes_before_the_contributions_and_opens_the_match
         {"seat": 1, "source": "player", "value": BELA},
     ]
 
-    # A rematch: Bela's new part; Anna sent none, so hers is the empty default.
+    # A rematch: Bela offers with his new part; Anna accepts sending none, so hers is the
+    # empty default.
     again = "c3" * 8
     await services.tables.rematch(bela, table["id"], again)
+    await services.tables.rematch(anna, table["id"])
     assert authority.state.seed == match_seed("second", ["", again])
     assert (await services.tables.get_table(table["id"], None))["next_commitment"] == (
         seed_commitment("third")

@@ -145,3 +145,25 @@ async def test_a_lobby_request_is_forwarded_to_the_owner_with_its_refusal(
     with pytest.raises(Conflict) as refused:
         await two.tables.join(cleo, table["id"], None, None)
     assert refused.value.code == "table_not_open"
+
+
+async def test_a_rematch_offer_lives_with_the_owner_and_reaches_relayed_viewers(
+    workers: tuple[Services, Services, Network, Clock],
+) -> None:
+    one, two, _, _ = workers
+    authority, (anna, bela) = await started_table(one)
+    await authority.act(bela.id, authority.version, {"type": "resign"})
+    _, watcher = await relayed(two, authority.table_id)
+    offered = await two.tables.rematch(bela, authority.table_id)  # run by worker a
+    assert offered["rematch"]["accepted"] == [1] and authority.rematch is not None
+    await settle()
+    assert watcher.frames[-1]["type"] == "rematch"
+    _, late = await relayed(two, authority.table_id)
+    await settle()
+    assert [f["type"] for f in late.frames] == ["welcome", "rematch"]
+    declined = await two.tables.decline_rematch(anna, authority.table_id)
+    assert declined["rematch"]["declined_by"] == 0 and authority.rematch is None
+    assert two.tables.loaded() == 0
+    with pytest.raises(Conflict) as refused:
+        await two.tables.decline_rematch(anna, authority.table_id)
+    assert refused.value.code == "no_rematch_offer"

@@ -11,6 +11,7 @@ import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
 import { fold } from "./reducer.js";
+import { rematchFrom, rematchParts, secondsLeft } from "./rematch.js";
 import { sound } from "./sounds.js";
 import { dealSummary } from "./summary.js";
 import { TableSocket } from "./socket.js";
@@ -38,6 +39,7 @@ export function tablePage(root, tableId, navigate) {
     focusCard: null,
     missing: false,
     clock: null, // the last `clock` frame, with when it arrived
+    rematch: null, // the standing rematch offer, or how the last one ended (rematch.js)
   };
   let socket = null;
   let alive = true;
@@ -45,6 +47,7 @@ export function tablePage(root, tableId, navigate) {
   let freshTimer = null;
   let peekTimer = null;
   const clockTimer = tick(root, () => state.clock);
+  let rematchTimer = null; // counts a standing offer's seconds down
   const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
 
   const names = () => (state.table ? state.table.seats.map(seatName) : []);
@@ -59,6 +62,8 @@ export function tablePage(root, tableId, navigate) {
         if (frame.table) state.table = { ...state.table, ...frame.table };
         state.seat = frame.seat;
         state.version = frame.version;
+        // A new match has no offer; a standing one comes again right after this welcome.
+        if (frame.match_id !== state.matchId || state.rematch?.outcome === "pending") showRematch(null);
         if (frame.view) {
           if (state.view && frame.match_id !== state.matchId) state.summary = null;
           state.view = frame.view;
@@ -97,6 +102,10 @@ export function tablePage(root, tableId, navigate) {
       ack() {},
       clock(frame) {
         state.clock = received(frame);
+        render();
+      },
+      rematch(frame) {
+        showRematch(frame);
         render();
       },
       greeted: () => chat.joined(),
@@ -394,10 +403,33 @@ export function tablePage(root, tableId, navigate) {
 
   async function rematch() {
     try {
-      await call("POST", `/api/tables/${tableId}/rematch`, { contribution: contribute(tableId, state.table?.next_commitment) });
+      const answer = await call("POST", `/api/tables/${tableId}/rematch`, { contribution: contribute(tableId, state.table?.next_commitment) });
+      if (answer.rematch.outcome === "pending") showRematch(answer.rematch);
+      render();
     } catch (error) {
       if (error.code !== "match_live") toast(failure(error));
     }
+  }
+
+  async function declineRematch() {
+    try {
+      showRematch((await call("POST", `/api/tables/${tableId}/rematch/decline`)).rematch);
+      render();
+    } catch (error) {
+      toast(failure(error));
+    }
+  }
+
+  // A rematch frame (or answer): the offer to show, its seconds counted down while it stands.
+  function showRematch(frame) {
+    state.rematch = frame && frame.outcome !== "started" ? rematchFrom(frame) : null;
+    clearInterval(rematchTimer);
+    rematchTimer = null;
+    if (state.rematch?.outcome !== "pending") return;
+    rematchTimer = setInterval(() => {
+      const left = root.querySelector("[data-testid=rematch-seconds]");
+      if (left && state.rematch) left.textContent = t("rematch_seconds", { n: secondsLeft(state.rematch) });
+    }, 1000);
   }
 
   // -- drawing ------------------------------------------------------------------------
@@ -801,9 +833,11 @@ export function tablePage(root, tableId, navigate) {
     if (over) parts.push(...matchEnd(v));
     if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.tricks, over ? "deal-title" : "dialog-title", v.sides));
     if (over) parts.push(dealsTable(v));
+    const offer = over ? rematchParts(state.rematch, state.seat, names(), { offer: rematch, decline: declineRematch }) : null;
+    if (offer?.notice) parts.splice(2, 0, offer.notice); // under the winner: seen without scrolling
     const buttons = over
       ? [
-          seated() ? h("button", { class: "button primary", type: "button", "data-action": "rematch", onclick: rematch }, t("rematch")) : null,
+          ...offer.buttons,
           h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
           state.matchId ? h("a", { class: "button ghost", href: `/history/${state.matchId}/verify`, "data-link": true, "data-action": "verify" }, t("verify_link")) : null,
         ]
@@ -851,6 +885,7 @@ export function tablePage(root, tableId, navigate) {
     leave() {
       alive = false;
       clearTimeout(freshTimer);
+      clearInterval(rematchTimer);
       clearTimeout(peekTimer);
       clearInterval(clockTimer);
       if (socket) socket.stop();
