@@ -186,6 +186,14 @@ class RematchRequest(BaseModel):
     contribution: SeedPart = None
 
 
+class ClaimRequest(BaseModel):
+    """``POST /api/tables/{id}/claim-victory``: the seat, of the other side, that is gone.
+    (An object, so that a choice of remedy can join ``seat`` later.)"""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=3)
+
+
 class SeatOut(BaseModel):
     """One seat: empty when ``player_id`` is null."""
 

@@ -11,6 +11,7 @@ from app.api.deps import OPTIONAL_TOKEN, MaybePlayerDep, PlayerDep, TablesDep
 from app.api.limits import NewTableLimit
 from app.api.schemas import (
     BotRequest,
+    ClaimRequest,
     ErrorBody,
     JoinRequest,
     RematchRequest,
@@ -123,3 +124,16 @@ async def rematch(
 ) -> Any:
     """Start a new match with the same players once the last one is over."""
     return await tables.rematch(player, table_id, (body or RematchRequest()).contribution)
+
+
+@router.post(
+    "/{table_id}/claim-victory",
+    response_model=TableOut,
+    responses={403: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+)
+async def claim_victory(
+    table_id: str, body: ClaimRequest, player: PlayerDep, tables: TablesDep
+) -> Any:
+    """End the match as won because the other side's ``seat`` is gone (away for longer than
+    the grace period): that seat resigns, as stored in the match's log."""
+    return await tables.claim_victory(player, table_id, body.seat)

@@ -83,6 +83,7 @@ class Services:
             leases=leases,
             bots=bots,
             idle_seconds=settings.table_idle_seconds,
+            presence_grace=settings.presence_grace_seconds,
         )
         relay = None
         if settings.redis_url is not None:

@@ -39,6 +39,7 @@ from app.services.errors import (
     table_moving,
 )
 from app.services.hub import EVERYONE, Hub, Subscriber
+from app.services.presence import Presence
 from app.services.presenter import SeatHolder, VersionRecord, record_of
 from app.services.ratings import rating_step
 from app.services.snapshot import (
@@ -116,6 +117,7 @@ class Greet(Command[int | None]):
             self.subscriber.deliver(frame)
         table.watchers[self.subscriber] = self.player_id
         table.hub.subscribe(table.table_id, self.subscriber)
+        table.presence.greeted(table, self.subscriber)
         return seat
 
 
@@ -174,6 +176,8 @@ class TableAuthority:
     # The connections watching this table, with the player each speaks for (None: nobody).
     watchers: dict[Subscriber, str | None] = field(default_factory=dict)
     clock: Callable[[], float] = time.monotonic
+    # Each seat's presence (connected, away, gone), from ``watchers`` and ``clock``.
+    presence: Presence = field(default_factory=Presence)
     touched_at: float = 0.0  # when the last command ended (the registry evicts idle tables)
     _inbox: deque[tuple[Command[Any], asyncio.Future[Any]]] = field(
         default_factory=deque, init=False, repr=False
@@ -314,10 +318,12 @@ class TableAuthority:
         self.watchers.pop(subscriber, None)
         self.touched_at = self.clock()
         self.hub.unsubscribe(self.table_id, subscriber)
+        self.presence.update(self)
 
     def hand_over(self) -> None:
         """The table leaves this worker (its lease moved, or the worker stops): every
         watcher is closed so that its client reconnects, with ``since``, to the next owner."""
+        self.presence.stop()
         for subscriber in list(self.watchers):
             self.detach(subscriber)
             closing = getattr(subscriber, "hand_over", None)
@@ -331,6 +337,7 @@ class TableAuthority:
         seat follows the seats first."""
         self._reseat()
         self.hub.publish(self.table_id, {EVERYONE: presenter.table_frame(self)})
+        self.presence.update(self)
 
     def begin_match(self, match_id: int, state: State, next_commitment: str | None) -> None:
         """Switch to a newly stored match (inside a command, after the commit), and show the

@@ -29,7 +29,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.bots import LEVELS
 from app.engine import State, new_match
 from app.services import fairness, identity, metrics
-from app.services.authority import Call, TableAuthority
+from app.services.authority import Act, Call, TableAuthority
 from app.services.bots import BotSeats, bot_level, bot_name, bot_player_id
 from app.services.committer import Committer
 from app.services.errors import (
@@ -46,6 +46,7 @@ from app.services.errors import (
 )
 from app.services.hub import Hub
 from app.services.leases import Leases
+from app.services.presence import Later, loop_later
 from app.services.presenter import SeatHolder, public_info
 from app.services.relay import Connection, Relay, RemoteTable
 from app.services.rules import rules_for_table, seat_count, stored_rules
@@ -112,6 +113,7 @@ class TableService:
         bots: BotSeats | None = None,
         idle_seconds: float = 300.0,
         clock: Callable[[], float] = time.monotonic,
+        presence_grace: float = 60.0,
     ) -> None:
         self.sessions = sessions
         self.new_seed = new_seed
@@ -128,6 +130,10 @@ class TableService:
         self.relay: Relay | None = None  # set with several workers (Services.build)
         self._background: set[asyncio.Task[Any]] = set()
         self.bots = bots
+        # Each table's presence: the grace before an away player is gone, and the timer
+        # (the event loop's, unless a test drives its own clock).
+        self.presence_grace = presence_grace
+        self.presence_later: Later = loop_later
 
     @property
     def shared(self) -> bool:
@@ -219,7 +225,10 @@ class TableService:
             and not table.in_doubt
             and not (self.bots is not None and self.bots.pending(table))
         ]
-        released = {table_id: self._authorities.pop(table_id).epoch for table_id in idle}
+        dropped = [self._authorities.pop(table_id) for table_id in idle]
+        released = {table.table_id: table.epoch for table in dropped}
+        for table in dropped:
+            table.presence.stop()
         if idle:
             log.info("evicted idle tables", extra={"tables": len(idle)})
         if self.leases is not None and released:
@@ -247,9 +256,14 @@ class TableService:
     async def _load(self, table_id: str) -> TableAuthority:
         async with self.sessions() as session:
             snapshot = await load_snapshot(session, table_id)
-        return TableAuthority.from_snapshot(
+        authority = TableAuthority.from_snapshot(
             snapshot, self.sessions, self.hub, self.committer, self.clock
         )
+        authority.presence.grace, authority.presence.later = (
+            self.presence_grace,
+            self.presence_later,
+        )
+        return authority
 
     def live_count(self) -> int:
         """How many tables this worker knows to be under way."""
@@ -309,6 +323,7 @@ class TableService:
             "leave": self.leave,
             "rematch": self.rematch,
             "add_bot": self.add_bot,
+            "claim_victory": self.claim_victory,
         }
         change = changes.get(op)
         if change is None:
@@ -781,6 +796,49 @@ class TableService:
 
         await authority.ask(Call("rematch", step))
         return self.table_json(authority, player.id)
+
+    @owned
+    async def claim_victory(self, player: Player, table_id: str, seat: int) -> dict[str, Any]:
+        """A seated player ends the match as won because ``seat``, of the other side, is
+        ``gone`` (``services.presence``): that seat resigns, through the table's own path
+        for actions (stored in the log, rated and replayed like any resignation)."""
+        authority = await self.authority(table_id)
+
+        async def step(authority: TableAuthority) -> None:
+            holder = gone_seat(authority, player, seat)
+            resign = Act(holder.player_id, authority.version, {"type": "resign"})
+            await resign.run(authority)  # already inside the table's command
+            log.info(
+                "a match was claimed against a gone player",
+                extra={**authority._log_fields(), "seat": seat},
+            )
+
+        await authority.ask(Call("claim_victory", step))
+        return self.table_json(authority, player.id)
+
+
+def gone_seat(authority: TableAuthority, player: Player, seat: int) -> SeatHolder:
+    """Who holds ``seat``, which ``player`` may claim against: refused with ``not_seated``,
+    ``no_match``, ``bad_seat`` (not a seat of the other side) or ``player_not_gone``."""
+    claimant = authority.seat_of(player.id)
+    if claimant is None:
+        raise Forbidden("not_seated", "Only a seated player can claim a match.")
+    state = authority.state
+    if state is None or authority.status != "live" or state.match_over:
+        raise Conflict("no_match", "No match is under way at this table.")
+    holder = authority.seats.get(seat)
+    if (
+        holder is None
+        or not 0 <= seat < state.seats
+        or state.side_of(seat) == state.side_of(claimant)
+    ):
+        raise Invalid("bad_seat", "You can claim only against a seat of the other side.")
+    if authority.presence.state_of(seat) != "gone":
+        raise Conflict(
+            "player_not_gone",
+            "That player is not gone: a claim is possible only once the grace period is over.",
+        )
+    return holder
 
 
 def invite_matches(
