@@ -186,6 +186,12 @@ class RematchRequest(BaseModel):
     contribution: SeedPart = None
 
 
+class OnlineCount(BaseModel):
+    """``GET /api/online``."""
+
+    players: int
+
+
 class ClaimRequest(BaseModel):
     """``POST /api/tables/{id}/claim-victory``: the seat, of the other side, that is gone.
     (An object, so that a choice of remedy can join ``seat`` later.)"""

@@ -13,6 +13,7 @@ import pytest
 from app.services import Services
 from app.services.authority import TableAuthority
 from app.services.errors import ServiceError
+from app.services.online import WINDOW, Online
 from app.settings import Settings
 from app.store import Player
 from app.store import matches as match_store
@@ -168,3 +169,23 @@ async def test_a_match_is_claimed_only_against_a_gone_player_and_replays_as_a_re
         assert rebuilt.state.deal_results[-1].resigned == 1
     finally:
         await again.close()
+
+
+async def test_players_are_online_with_a_socket_open_or_for_a_minute_after_a_request() -> None:
+    now = [1000.0]
+    online = Online(clock=lambda: now[0])
+    online.seen("anna")
+    online.connected("bela")
+    online.connected("bela")  # a second tab
+    online.seen("anna")
+    assert await online.count() == 2
+    now[0] += WINDOW - 1
+    online.disconnected("bela")  # one tab is still open
+    assert await online.count() == 2
+    now[0] += 1
+    assert await online.count() == 1, "Anna's last request was a minute ago"
+    online.disconnected("bela")
+    now[0] += WINDOW - 1
+    assert await online.count() == 1, "Bela closed the page less than a minute ago"
+    now[0] += 1
+    assert await online.count() == 0
