@@ -129,6 +129,9 @@ export class TableSocket {
       case "error":
         this.on.error(frame);
         break;
+      case "presence":
+        if (this.on.presence) this.on.presence(frame);
+        break;
       default:
         // Table chat: frames of its own with their own sequence, never a table version.
         if (frame.type.startsWith("chat") && this.on.chat) this.on.chat(frame);
