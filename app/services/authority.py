@@ -315,10 +315,10 @@ class TableAuthority:
 
     def detach(self, subscriber: Subscriber) -> None:
         """Stop sending to ``subscriber`` (the table's idle time starts again)."""
-        self.watchers.pop(subscriber, None)
+        player_id = self.watchers.pop(subscriber, None)
         self.touched_at = self.clock()
         self.hub.unsubscribe(self.table_id, subscriber)
-        self.presence.update(self)
+        self.presence.left(self, player_id)
 
     def hand_over(self) -> None:
         """The table leaves this worker (its lease moved, or the worker stops): every

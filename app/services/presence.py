@@ -61,6 +61,7 @@ class Presence:
     _timers: dict[int, Timer] = field(default_factory=dict)
     _published: dict[int, State] = field(default_factory=dict)
     _stopped: bool = False
+    _looked: bool = False  # whether ``update`` ran once
 
     def state_of(self, seat: int) -> State | None:
         """The seat's presence, or None for an empty or bot seat."""
@@ -69,14 +70,26 @@ class Presence:
     def greeted(self, table: TableAuthority, subscriber: Subscriber) -> None:
         """A viewer was welcomed: every viewer learns of a change it makes (its player is
         back), or else this one alone gets the current presence."""
-        if not self.update(table):
+        if not (self._concerns(table, table.watchers.get(subscriber)) and self.update(table)):
             subscriber.deliver(self.frame(table))
+
+    def left(self, table: TableAuthority, player_id: str | None) -> None:
+        """A viewer of ``player_id`` stopped watching: its seat may be away now."""
+        if self._concerns(table, player_id):
+            self.update(table)
+
+    def _concerns(self, table: TableAuthority, player_id: str | None) -> bool:
+        """Whether a viewer of ``player_id`` coming or going may change anything: a seated
+        player's, or the first one the table sees (a spectator's needs no look at every
+        watcher, however many there are)."""
+        return not self._looked or table.seat_of(player_id) is not None
 
     def update(self, table: TableAuthority) -> bool:
         """Bring each seat's presence up to the table's connections and clock, publishing a
         ``presence`` frame to every viewer when anything changed; True when it did."""
         if self._stopped:
             return False
+        self._looked = True
         from app.services.bots import bot_level  # bots.py imports the table, which imports this
 
         now = table.clock()
