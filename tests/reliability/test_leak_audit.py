@@ -246,7 +246,10 @@ def audit(played: Played, manual: bool) -> int:
     last = len(states) - 1
     assert states[last].match_over
     seats = [*range(len(played.connections) - 2), None, None]
-    spectators = [r.frames for r in played.connections[-2:]]
+    # Presence frames carry the server's time and follow each connection's comings and goings.
+    spectators = [
+        [f for f in r.frames if f.get("type") != "presence"] for r in played.connections[-2:]
+    ]
     assert spectators[0] == spectators[1], "two spectators were told different things"
     checked = 0
     by_version: dict[int, list[list[tuple[str, Any]]]] = {}

@@ -262,14 +262,19 @@ export function tablePage(root, tableId, navigate) {
   }
 
   // Said once to screen readers when another seat's presence changes (the banner itself
-  // counts down silently).
+  // counts down silently), after what was just said rather than instead of it (a card played
+  // a moment before the player left is still heard). The first frame only sets the scene.
   function sayPresence(before) {
+    if (!Object.keys(before).length) return;
+    const words = [];
     for (const [seat, entry] of Object.entries(presence.seats)) {
       if (Number(seat) === state.seat || before[seat]?.state === entry.state) continue;
-      if (entry.state === "away") say(awayText(Number(seat)));
-      else if (entry.state === "gone") say(goneText(Number(seat)));
-      else if (before[seat]) say(t("presence_connected", { name: names()[seat] || "?" }));
+      if (entry.state === "away") words.push(awayText(Number(seat)));
+      else if (entry.state === "gone") words.push(goneText(Number(seat)));
+      else if (before[seat]) words.push(t("presence_connected", { name: names()[seat] || "?" }));
     }
+    const earlier = document.getElementById("sr-live")?.textContent;
+    if (words.length) say([earlier, ...words].filter(Boolean).join(". "));
   }
 
   function awayBanner() {
