@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     # A table nobody watches, with no command under way and no bot to move, is dropped from
     # memory after this many idle seconds; the next viewer loads it again from the store.
     table_idle_seconds: float = Field(default=300.0, gt=0)
+    # A seated player whose last connection to a table closed is "away" for this many
+    # seconds, then "gone": the other side may then claim the match (docs/protocol.md).
+    presence_grace_seconds: float = Field(default=60.0, gt=0, le=86_400)
 
     # How long a rematch offer waits for the other players to accept (seconds); it lives in
     # the table owner's memory and does not outlive a restart or a change of owner.

@@ -138,6 +138,7 @@ class Client:
 
     def __init__(self, socket: ClientConnection) -> None:
         self.socket = socket
+        self.presence: dict[str, Any] | None = None
 
     @classmethod
     async def open(
@@ -168,12 +169,23 @@ class Client:
         await self.socket.send(message if isinstance(message, str) else json.dumps(message))
 
     async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
-        return json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        """The next frame, passing over ``presence`` frames (unversioned, sent whenever a
+        viewer comes or goes; the last one is kept in ``presence``)."""
+        while True:
+            frame = await self.recv_any(timeout)
+            if frame["type"] != "presence":
+                return frame
+            self.presence = frame
+
+    async def recv_any(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """The next frame, whatever its type."""
+        frame: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        return frame
 
     async def recv_until(self, kind: str, timeout: float = TIMEOUT) -> dict[str, Any]:
         """Skip frames until one of type ``kind``."""
         while True:
-            frame = await self.recv(timeout)
+            frame = await (self.recv_any if kind == "presence" else self.recv)(timeout)
             if frame["type"] == kind:
                 return frame
 

@@ -59,13 +59,15 @@ def get_passkeys(request: Request) -> PasskeyService:
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-async def optional_player(
-    tables: Annotated[TableService, Depends(get_tables)], creds: Credentials
-) -> Player | None:
-    """The player if a token is sent (a bad token is still a 401), else None."""
+async def optional_player(request: Request, creds: Credentials) -> Player | None:
+    """The player if a token is sent (a bad token is still a 401), else None. A player
+    identified here counts as online (``services.online``)."""
     if creds is None:
         return None
-    return await tables.identify(creds.credentials)
+    services = get_services(request)
+    player = await services.tables.identify(creds.credentials)
+    services.online.seen(player.id)
+    return player
 
 
 async def optional_player_id(

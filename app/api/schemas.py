@@ -197,6 +197,25 @@ class RematchRequest(BaseModel):
     contribution: SeedPart = None
 
 
+class OnlineCount(BaseModel):
+    """``GET /api/online``."""
+
+    players: int
+
+
+class ClaimRequest(BaseModel):
+    """``POST /api/tables/{id}/claim-victory``: the seat, of the other side, that is gone,
+    and what to do about it."""
+
+    model_config = ConfigDict(extra="forbid")
+    seat: int = Field(ge=0, le=3)
+    remedy: Literal["win", "bot"] = Field(
+        default="win",
+        description="``win``: the gone seat resigns and the match is won; ``bot``: a computer "
+        "player takes the seat (its player may reclaim it while the match is under way).",
+    )
+
+
 class SeatOut(BaseModel):
     """One seat: empty when ``player_id`` is null."""
 
@@ -312,13 +331,15 @@ class MatchPlayer(BaseModel):
 
 
 class Abandonment(BaseModel):
-    """A player whose turn clock ran out: a computer player took the seat (``takeover``;
-    the player may have reclaimed it later) or the player lost the match (``forfeit``)."""
+    """A player who left a match: its turn clock ran out and a computer player took the seat
+    (``takeover``; the player may have reclaimed it later) or it lost the match (``forfeit``),
+    or it was gone and another player claimed the match (``claimed``) or handed its seat to a
+    computer player (``handed_over``)."""
 
     seat: int
     player_id: str
     name: str
-    consequence: Literal["takeover", "forfeit"]
+    consequence: Literal["takeover", "forfeit", "claimed", "handed_over"]
 
 
 class MatchOut(BaseModel):

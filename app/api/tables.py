@@ -11,6 +11,7 @@ from app.api.deps import OPTIONAL_TOKEN, MaybePlayerDep, PlayerDep, TablesDep
 from app.api.limits import NewTableLimit
 from app.api.schemas import (
     BotRequest,
+    ClaimRequest,
     ErrorBody,
     JoinRequest,
     RematchOut,
@@ -146,3 +147,17 @@ async def reclaim_seat(table_id: str, player: PlayerDep, tables: TablesDep) -> A
 async def decline_rematch(table_id: str, player: PlayerDep, tables: TablesDep) -> Any:
     """Decline the standing rematch offer (the offerer withdraws it) for everyone."""
     return await tables.decline_rematch(player, table_id)
+
+
+@router.post(
+    "/{table_id}/claim-victory",
+    response_model=TableOut,
+    responses={403: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+)
+async def claim_victory(
+    table_id: str, body: ClaimRequest, player: PlayerDep, tables: TablesDep
+) -> Any:
+    """Act against the other side's ``seat`` that is gone (away for longer than the grace
+    period): ``remedy`` ``win`` (default) ends the match as won, that seat resigning in the
+    match's log; ``bot`` hands the seat to a computer player until its player reclaims it."""
+    return await tables.claim_victory(player, table_id, body.seat, body.remedy)

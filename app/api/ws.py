@@ -334,6 +334,8 @@ async def serve_table(
         await refuse_greeting(websocket, exc)
         return
     connection.start()
+    if player_id is not None:
+        services.online.connected(player_id)
     bucket = limits.message_bucket()
     try:
         while not connection.closing:
@@ -372,4 +374,6 @@ async def serve_table(
     finally:
         authority.detach(connection)
         websocket.app.state.chat.leave(connection)  # table chat (app/api/chat.py)
+        if player_id is not None:
+            services.online.disconnected(player_id)
         await connection.stop()

@@ -24,6 +24,7 @@ from app.services.errors import STORE_ERRORS, Unavailable
 from app.services.history import HistoryService
 from app.services.hub import Hub, LocalHub
 from app.services.leases import Leases
+from app.services.online import Online
 from app.services.passkeys import PasskeyService, RelyingParty
 from app.services.profiles import ProfileService
 from app.services.relay import Relay
@@ -48,8 +49,10 @@ class Services:
     analysis: AnalysisService
     relay: Relay | None = None
     sync_interval: float = 2.0
+    online: Online = field(default_factory=Online)
     _watcher: asyncio.Task[None] | None = field(default=None, repr=False)
     _evicter: asyncio.Task[None] | None = field(default=None, repr=False)
+    _online_upkeep: asyncio.Task[None] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, settings: Settings, hub: Hub | None = None) -> Services:
@@ -90,6 +93,7 @@ class Services:
                 settings.clock_correspondence_hours,
             ),
             rematch_seconds=settings.rematch_seconds,
+            presence_grace=settings.presence_grace_seconds,
         )
         relay = None
         if settings.redis_url is not None:
@@ -128,6 +132,7 @@ class Services:
             analysis=analysis,
             relay=relay,
             sync_interval=upkeep_interval(settings),
+            online=Online(settings.redis_url),
         )
 
     async def start(self) -> int:
@@ -135,6 +140,7 @@ class Services:
         unfinished are queued again."""
         await self.analysis.start()
         self._evicter = asyncio.get_running_loop().create_task(self.tables.evict_periodically())
+        self._online_upkeep = asyncio.get_running_loop().create_task(self.online.keep_up())
         if self.relay is not None:
             await self.relay.start()
             self._watcher = asyncio.get_running_loop().create_task(
@@ -156,7 +162,7 @@ class Services:
         stop the relay and the committer and release the database connections."""
         await self.bots.close()
         await self.analysis.close()
-        for task in (self._watcher, self._evicter):
+        for task in (self._watcher, self._evicter, self._online_upkeep):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -164,6 +170,7 @@ class Services:
         await self.tables.close()
         if self.relay is not None:
             await self.relay.close()
+        await self.online.close()
         await self.committer.close()
         await self.engine.dispose()
 

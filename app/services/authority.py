@@ -52,6 +52,7 @@ from app.services.errors import (
     table_moving,
 )
 from app.services.hub import EVERYONE, Hub, Subscriber
+from app.services.presence import Presence
 from app.services.presenter import SeatHolder, VersionRecord, record_of
 from app.services.ratings import rating_step
 from app.services.snapshot import (
@@ -140,6 +141,7 @@ class Greet(Command[int | None]):
             self.subscriber.deliver(table.rematch.frame(table.clock()))
         table.watchers[self.subscriber] = self.player_id
         table.hub.subscribe(table.table_id, self.subscriber)
+        table.presence.greeted(table, self.subscriber)
         return seat
 
 
@@ -223,6 +225,8 @@ class TableAuthority:
     _alarm: Alarm | None = field(default=None, init=False, repr=False)
     # A standing rematch offer after a match (``services.rematch``); memory only.
     rematch: RematchOffer | None = None
+    # Each seat's presence (connected, away, gone), from ``watchers`` and ``clock``.
+    presence: Presence = field(default_factory=Presence)
     touched_at: float = 0.0  # when the last command ended (the registry evicts idle tables)
     _inbox: deque[tuple[Command[Any], asyncio.Future[Any]]] = field(
         default_factory=deque, init=False, repr=False
@@ -390,15 +394,17 @@ class TableAuthority:
 
     def detach(self, subscriber: Subscriber) -> None:
         """Stop sending to ``subscriber`` (the table's idle time starts again)."""
-        self.watchers.pop(subscriber, None)
+        player_id = self.watchers.pop(subscriber, None)
         self.touched_at = self.clock()
         self.hub.unsubscribe(self.table_id, subscriber)
+        self.presence.left(self, player_id)
 
     def hand_over(self) -> None:
         """The table leaves this worker (its lease moved, or the worker stops): every
         watcher is closed so that its client reconnects, with ``since``, to the next owner,
         and the turn clock's alarm is stopped (the next owner sets its own)."""
         self.disarm()
+        self.presence.stop()
         for subscriber in list(self.watchers):
             self.detach(subscriber)
             closing = getattr(subscriber, "hand_over", None)
@@ -412,6 +418,7 @@ class TableAuthority:
         seat follows the seats first."""
         self._reseat()
         self.hub.publish(self.table_id, {EVERYONE: presenter.table_frame(self)})
+        self.presence.update(self)
 
     def begin_match(
         self,
@@ -497,30 +504,36 @@ class TableAuthority:
             "a turn clock ran out (%s)", self.on_timeout, extra={**self._log_fields(), "seat": seat}
         )
         if self.on_timeout == "forfeit":
-            await self._forfeit(seat, holder)
+            await self.forfeit(seat, holder, "forfeit")
         else:
-            await self._take_over(seat, holder)
+            await self.take_over(seat, holder, "takeover")
 
-    async def _forfeit(self, seat: int, holder: SeatHolder) -> None:
-        """The seat whose time ran out resigns the match (an action in the log)."""
+    async def forfeit(self, seat: int, holder: SeatHolder, consequence: str) -> None:
+        """Inside a command: ``seat``, whose player ran out of time (``forfeit``) or is gone
+        (``claimed``), resigns the match: an action in the log, stored with the match's
+        record of who abandoned it."""
         assert self.state is not None and self.match_id is not None
-        entry = _abandonment(seat, holder, "forfeit")
+        entry = _abandonment(seat, holder, consequence)
         new_state, events = apply(self.state, RESIGN, seat)
         await self._store_and_step(
             seat, RESIGN, new_state, events, [match_store.abandoned_step(self.match_id, entry)]
         )
 
-    async def _take_over(self, seat: int, holder: SeatHolder) -> None:
-        """A computer player takes the seat whose time ran out, until its player reclaims it;
-        the seat change, the record of who left and the stopped clock are stored together,
-        fenced by this worker's lease."""
-        assert self.state is not None and self.match_id is not None and self.turn_clock
+    async def take_over(self, seat: int, holder: SeatHolder, consequence: str) -> None:
+        """Inside a command: a computer player takes ``seat``, whose player ran out of time
+        (``takeover``) or is gone (``handed_over``), until that player reclaims it; the seat
+        change, the record of who left and the clock (without that seat) are stored
+        together, fenced by this worker's lease."""
+        assert self.state is not None and self.match_id is not None
         await ensure_bot_players(self.sessions, {seat: TAKEOVER_LEVEL})
         bot = SeatHolder(bot_player_id(TAKEOVER_LEVEL, seat), bot_name(TAKEOVER_LEVEL))
         abandoned = {**self.abandoned, seat: holder}
-        humans = {s for s in self.humans() if s != seat}
-        clock = restarted(self.turn_clock, self.state, self.timekeeper.now(), humans)
-        await self.change_seat(seat, bot, abandoned, clock, _abandonment(seat, holder, "takeover"))
+        clock = self.turn_clock
+        if clock is not None:
+            humans = {s for s in self.humans() if s != seat}
+            clock = restarted(clock, self.state, self.timekeeper.now(), humans)
+        entry = _abandonment(seat, holder, consequence)
+        await self.change_seat(seat, bot, abandoned, clock, entry)
 
     async def change_seat(
         self,

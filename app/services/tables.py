@@ -57,6 +57,7 @@ from app.services.errors import (
 )
 from app.services.hub import Hub
 from app.services.leases import Leases
+from app.services.presence import Later, loop_later
 from app.services.presenter import SeatHolder, public_info
 from app.services.relay import Connection, Relay, RemoteTable
 from app.services.rematch import DECLINED, Rematches, new_offer
@@ -128,6 +129,7 @@ class TableService:
         clock_settings: ClockSettings | None = None,
         timekeeper: Timekeeper | None = None,
         rematch_seconds: float = 60.0,
+        presence_grace: float = 60.0,
     ) -> None:
         self.sessions = sessions
         self.new_seed = new_seed
@@ -147,6 +149,10 @@ class TableService:
         self.clock_settings = clock_settings or ClockSettings()
         self.timekeeper = timekeeper or Timekeeper()
         self.rematches = Rematches(rematch_seconds, self._queue_rematch_step)
+        # Each table's presence: the grace before an away player is gone, and the timer
+        # (the event loop's, unless a test drives its own clock).
+        self.presence_grace = presence_grace
+        self.presence_later: Later = loop_later
 
     @property
     def shared(self) -> bool:
@@ -244,9 +250,11 @@ class TableService:
             and not (self.bots is not None and self.bots.pending(table))
             and not ((deadline := table.deadline()) is not None and deadline <= soon)
         ]
-        for table_id in idle:
-            self._authorities[table_id].disarm()
-        released = {table_id: self._authorities.pop(table_id).epoch for table_id in idle}
+        dropped = [self._authorities.pop(table_id) for table_id in idle]
+        released = {table.table_id: table.epoch for table in dropped}
+        for table in dropped:
+            table.disarm()
+            table.presence.stop()
         if idle:
             log.info("evicted idle tables", extra={"tables": len(idle)})
         if self.leases is not None and released:
@@ -291,7 +299,7 @@ class TableService:
     async def _load(self, table_id: str) -> TableAuthority:
         async with self.sessions() as session:
             snapshot = await load_snapshot(session, table_id)
-        return TableAuthority.from_snapshot(
+        authority = TableAuthority.from_snapshot(
             snapshot,
             self.sessions,
             self.hub,
@@ -300,6 +308,11 @@ class TableService:
             self.clock_settings,
             self.timekeeper,
         )
+        authority.presence.grace, authority.presence.later = (
+            self.presence_grace,
+            self.presence_later,
+        )
+        return authority
 
     def live_count(self) -> int:
         """How many tables this worker knows to be under way."""
@@ -361,6 +374,7 @@ class TableService:
             "decline_rematch": self.decline_rematch,
             "add_bot": self.add_bot,
             "reclaim": self.reclaim,
+            "claim_victory": self.claim_victory,
         }
         change = changes.get(op)
         if change is None:
@@ -928,6 +942,56 @@ class TableService:
 
         await authority.ask(Call("reclaim", step))
         return self.table_json(authority, player.id)
+
+    @owned
+    async def claim_victory(
+        self, player: Player, table_id: str, seat: int, remedy: str = "win"
+    ) -> dict[str, Any]:
+        """A seated player acts against ``seat``, of the other side, which is ``gone``
+        (``services.presence``). ``remedy`` ``win``: that seat resigns, through the table's
+        own path for actions (stored in the log, rated and replayed like any resignation);
+        ``bot``: a computer player takes the seat until its player reclaims it. Either way
+        the match's record lists that player as having abandoned it."""
+        authority = await self.authority(table_id)
+
+        async def step(authority: TableAuthority) -> None:
+            holder = gone_seat(authority, player, seat)
+            if remedy == "bot":
+                await authority.take_over(seat, holder, "handed_over")
+            else:
+                await authority.forfeit(seat, holder, "claimed")
+            log.info(
+                "a seat was claimed against a gone player (%s)",
+                remedy,
+                extra={**authority._log_fields(), "seat": seat},
+            )
+
+        await authority.ask(Call("claim_victory", step))
+        return self.table_json(authority, player.id)
+
+
+def gone_seat(authority: TableAuthority, player: Player, seat: int) -> SeatHolder:
+    """Who holds ``seat``, which ``player`` may claim against: refused with ``not_seated``,
+    ``no_match``, ``bad_seat`` (not a seat of the other side) or ``player_not_gone``."""
+    claimant = authority.seat_of(player.id)
+    if claimant is None:
+        raise Forbidden("not_seated", "Only a seated player can claim a match.")
+    state = authority.state
+    if state is None or authority.status != "live" or state.match_over:
+        raise Conflict("no_match", "No match is under way at this table.")
+    holder = authority.seats.get(seat)
+    if (
+        holder is None
+        or not 0 <= seat < state.seats
+        or state.side_of(seat) == state.side_of(claimant)
+    ):
+        raise Invalid("bad_seat", "You can claim only against a seat of the other side.")
+    if authority.presence.state_of(seat) != "gone":
+        raise Conflict(
+            "player_not_gone",
+            "That player is not gone: a claim is possible only once the grace period is over.",
+        )
+    return holder
 
 
 def invite_matches(

@@ -75,6 +75,9 @@ def test_a_clock_runs_out_a_computer_player_takes_over_and_the_player_reclaims_t
     shot(stays, "clock-running", full_page=False)
     version = version_of(stays)
     leaves.close()  # the player on move closes the page and does not come back in time
+    away = stays.get_by_test_id("away-banner")  # the other is told at once, and waits
+    expect(away).to_contain_text(f"{name} lost the connection")
+    shot(stays, "clock-opponent-away", full_page=False)
     notice = stays.get_by_test_id("taken-over")
     expect(notice).to_contain_text(f"{name}'s time ran out", timeout=(MOVE_SECONDS + 10) * 1000)
     expect(stays.locator(f".seat[data-seat='{on_move}']")).to_contain_text("Computer (Medium)")

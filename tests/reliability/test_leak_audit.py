@@ -254,8 +254,12 @@ def audit(played: Played, manual: bool) -> int:
     assert states[last].match_over
     seats = [*range(len(played.connections) - 2), None, None]
     # A clock frame counts down from when it was sent: the one each greeting gets depends on
-    # when that viewer arrived. Every other field of it, and every other frame, is the same.
-    spectators = [[untimed(f) for f in r.frames] for r in played.connections[-2:]]
+    # when that viewer arrived (every other field of it is the same). Presence frames carry
+    # the server's time and follow each connection's comings and goings.
+    spectators = [
+        [untimed(f) for f in r.frames if f.get("type") != "presence"]
+        for r in played.connections[-2:]
+    ]
     assert spectators[0] == spectators[1], "two spectators were told different things"
     checked = 0
     by_version: dict[int, list[list[tuple[str, Any]]]] = {}

@@ -15,17 +15,23 @@ from app.store import Player
 
 @dataclass(eq=False)
 class Recorder:
-    """A subscriber that keeps every frame it is given."""
+    """A subscriber that keeps every frame it is given: ``presence`` frames (unversioned, sent
+    whenever a viewer comes or goes) apart from the others, and the order of every type."""
 
     seat: int | None
     frames: list[Frame] = field(default_factory=list)
+    presence: list[dict[str, Any]] = field(default_factory=list)
+    kinds: list[str | None] = field(default_factory=list)
 
     @property
     def viewer(self) -> str:
         return viewer_key(self.seat)
 
     def deliver(self, frame: Frame) -> None:
-        self.frames.append(json.loads(frame) if isinstance(frame, str) else frame)
+        read = json.loads(frame) if isinstance(frame, str) else frame
+        kind = read.get("type")
+        self.kinds.append(kind)
+        (self.presence if kind == "presence" else self.frames).append(read)
 
 
 async def started_table(

@@ -4,6 +4,7 @@
 import { cardElement, sortHand, suitIcon } from "./cards.js";
 import { h } from "./dom.js";
 import { cardName, cardShort, t } from "./i18n.js";
+import { presenceDot } from "./presence.js";
 
 /**
  * @param {object} p
@@ -16,6 +17,7 @@ import { cardName, cardShort, t } from "./i18n.js";
  *   me: the viewer's seat (null for spectators and replays)
  *   callout: {seat, text} something another player just did, shown by their seat
  *   holdLast: keep the last trick in view in the corner once the next trick has begun
+ *   presence: seat -> "connected", "away", "gone" or null: the dot by each name
  *   fresh: what the last update brought, animated once ({played: Set, dealt, collected})
  */
 export function board(p) {
@@ -70,6 +72,7 @@ function seatRow(p, seat, where) {
     { class: "seat-label" },
     h("span", { class: "dot", "aria-hidden": "true" }),
     h("strong", { class: "name" }, name),
+    p.presence ? presenceDot(p.presence(seat), name) : null,
     seat === p.me ? h("span", { class: "you" }, `(${t("you")})`) : null,
     ...stats,
   );

@@ -5,6 +5,7 @@ import { addStrings } from "./i18n.js";
 
 addStrings({
   en: {
+    hand_to_computer: "Let the computer play for {name}",
     clock: "Clock",
     clock_auto: "usual (timed when public)",
     clock_none: "no clock",
@@ -29,6 +30,7 @@ addStrings({
     err_table_moved: "The table moved on meanwhile; try again.",
   },
   de: {
+    hand_to_computer: "Den Computer für {name} spielen lassen",
     clock: "Uhr",
     clock_auto: "üblich (öffentlich mit Uhr)",
     clock_none: "ohne Uhr",
@@ -53,6 +55,7 @@ addStrings({
     err_table_moved: "Der Tisch ist inzwischen weiter; versuche es noch einmal.",
   },
   pl: {
+    hand_to_computer: "Niech komputer gra za gracza {name}",
     clock: "Zegar",
     clock_auto: "zwykły (z zegarem przy stołach publicznych)",
     clock_none: "bez zegara",
@@ -77,6 +80,7 @@ addStrings({
     err_table_moved: "Stół tymczasem się zmienił; spróbuj jeszcze raz.",
   },
   it: {
+    hand_to_computer: "Fai giocare il computer al posto di {name}",
     clock: "Orologio",
     clock_auto: "solito (a tempo se pubblico)",
     clock_none: "senza orologio",
@@ -101,6 +105,7 @@ addStrings({
     err_table_moved: "Il tavolo è andato avanti nel frattempo; riprova.",
   },
   es: {
+    hand_to_computer: "Que el ordenador juegue por {name}",
     clock: "Reloj",
     clock_auto: "habitual (con reloj si es pública)",
     clock_none: "sin reloj",

@@ -6,6 +6,7 @@ import { clockLabel } from "./clock.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { seatName, t } from "./i18n.js";
+import { onlineCount } from "./online.js";
 import { contribute } from "./verify.js";
 
 const REFRESH_MS = 5000;
@@ -305,7 +306,13 @@ export function lobbyPage(root, navigate) {
   function hero() {
     const fan = ["AH", "TH", "KS", "QS", "JD"].map((c) => cardElement(c));
     fan.forEach((el, i) => el.style.setProperty("--turn", `${(i - 2) * 9}deg`));
-    return h("div", { class: "hero" }, h("div", { class: "hero-fan", "aria-hidden": "true" }, fan), h("p", { class: "tagline" }, t("tagline")));
+    return h(
+      "div",
+      { class: "hero" },
+      h("div", { class: "hero-fan", "aria-hidden": "true" }, fan),
+      h("p", { class: "tagline" }, t("tagline")),
+      h("p", { class: "online-count", "data-online": "", "data-testid": "lobby-online", hidden: true }),
+    );
   }
 
   function render() {
@@ -329,6 +336,7 @@ export function lobbyPage(root, navigate) {
     const name = root.querySelector("#name");
     if (name && nameValue !== undefined) name.value = nameValue;
     if (focused) document.getElementById(focused)?.focus();
+    onlineCount();
   }
 
   render();

@@ -13,6 +13,7 @@ import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
+import { onlineCount } from "./online.js";
 import { rulesPage } from "./rules.js";
 import { setSound, soundOn } from "./sounds.js";
 import { tablePage } from "./table.js";
@@ -62,6 +63,7 @@ function renderHeader() {
   document.body.classList.toggle("four-colour", four);
   mount(
     document.getElementById("prefs"),
+    h("span", { class: "online-count", "data-online": "", "data-testid": "header-online", hidden: true }),
     h(
       "label",
       { class: "four" },
@@ -97,6 +99,7 @@ function renderHeader() {
       Object.entries(LANGUAGES).map(([code, name]) => h("option", { value: code, selected: code === lang() }, name)),
     ),
   );
+  onlineCount();
 }
 
 document.addEventListener("click", (event) => {

@@ -131,6 +131,8 @@ export class TableSocket {
         break;
       case "rematch":
         if (this.on.rematch) this.on.rematch(frame);
+      case "presence":
+        if (this.on.presence) this.on.presence(frame);
         break;
       default:
         // Table chat: frames of its own with their own sequence, never a table version.

@@ -10,6 +10,7 @@ import { clockStrip, received, takeoverNotice, tick } from "./clock.js";
 import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
+import { SeatPresence } from "./presence.js";
 import { fold } from "./reducer.js";
 import { rematchFrom, rematchParts, secondsLeft } from "./rematch.js";
 import { sound } from "./sounds.js";
@@ -40,7 +41,10 @@ export function tablePage(root, tableId, navigate) {
     missing: false,
     clock: null, // the last `clock` frame, with when it arrived
     rematch: null, // the standing rematch offer, or how the last one ended (rematch.js)
+    confirmClaim: null, // the gone seat the player is asked to confirm a claim against
   };
+  const presence = new SeatPresence();
+  let awayTicker = null;
   let socket = null;
   let alive = true;
   const chat = chatPanel((message) => (socket ? socket.send(message) : false));
@@ -106,6 +110,12 @@ export function tablePage(root, tableId, navigate) {
       },
       rematch(frame) {
         showRematch(frame);
+        render();
+      },
+      presence(frame) {
+        const before = { ...presence.seats };
+        presence.take(frame);
+        sayPresence(before);
         render();
       },
       greeted: () => chat.joined(),
@@ -250,6 +260,96 @@ export function tablePage(root, tableId, navigate) {
         state.summary = { result: e.result, game_points: e.game_points, tricks, match: over };
       }
     }
+  }
+
+  // -- presence: who is connected, and a claim against a player who did not come back ------
+
+  const sideOf = (seat) => (state.view && state.view.sides ? state.view.sides[seat] : seat);
+  const opponent = (seat) => seated() && sideOf(seat) !== sideOf(state.seat);
+  const othersIn = (kind) => presence.seatsIn(kind).filter((seat) => seat !== state.seat);
+
+  function awayText(seat) {
+    const key = opponent(seat) ? "away_banner" : "away_banner_other";
+    return t(key, { name: names()[seat] || "?", n: presence.secondsLeft(seat) });
+  }
+
+  function goneText(seat) {
+    return t(opponent(seat) ? "gone_banner" : "gone_banner_other", { name: names()[seat] || "?" });
+  }
+
+  // Said once to screen readers when another seat's presence changes (the banner itself
+  // counts down silently), after what was just said rather than instead of it (a card played
+  // a moment before the player left is still heard). The first frame only sets the scene.
+  function sayPresence(before) {
+    if (!Object.keys(before).length) return;
+    const words = [];
+    for (const [seat, entry] of Object.entries(presence.seats)) {
+      if (Number(seat) === state.seat || before[seat]?.state === entry.state) continue;
+      if (entry.state === "away") words.push(awayText(Number(seat)));
+      else if (entry.state === "gone") words.push(goneText(Number(seat)));
+      else if (before[seat]) words.push(t("presence_connected", { name: names()[seat] || "?" }));
+    }
+    const earlier = document.getElementById("sr-live")?.textContent;
+    if (words.length) say([earlier, ...words].filter(Boolean).join(". "));
+  }
+
+  function awayBanner() {
+    const away = othersIn("away");
+    const gone = othersIn("gone");
+    if (state.view.match_over || (!away.length && !gone.length)) return null;
+    return h(
+      "div",
+      { class: "presence-banner", "data-testid": "away-banner" },
+      away.map((seat) => h("p", { "data-away-seat": String(seat) }, awayText(seat))),
+      gone.map((seat) => h("p", { "data-gone-seat": String(seat) }, goneText(seat))),
+    );
+  }
+
+  // The seconds left count down once a second while another seat is away.
+  function tickAway() {
+    const counting = state.view && !state.view.match_over && othersIn("away").length > 0;
+    if (counting && awayTicker === null) {
+      awayTicker = setInterval(() => {
+        for (const el of root.querySelectorAll("[data-away-seat]")) el.textContent = awayText(Number(el.dataset.awaySeat));
+      }, 1000);
+    } else if (!counting && awayTicker !== null) {
+      clearInterval(awayTicker);
+      awayTicker = null;
+    }
+  }
+
+  async function claimVictory(seat, remedy = "win") {
+    state.confirmClaim = null;
+    render();
+    try {
+      await call("POST", `/api/tables/${tableId}/claim-victory`, { seat, remedy });
+    } catch (error) {
+      toast(failure(error));
+    }
+  }
+
+  function claimPanel(seat) {
+    if (state.confirmClaim !== seat) {
+      const ask = () => {
+        state.confirmClaim = seat;
+        render();
+        root.querySelector("[data-action=claim-victory-yes]")?.focus();
+      };
+      return h(
+        "div",
+        { class: "claim-choices" },
+        h("button", { class: "button primary", type: "button", "data-action": "claim-victory", onclick: ask }, t("claim_victory")),
+        // The match goes on with a computer player in the seat; its player may take it back.
+        h("button", { class: "button ghost", type: "button", "data-action": "hand-to-computer", onclick: () => claimVictory(seat, "bot") }, t("hand_to_computer", { name: names()[seat] || "?" })),
+      );
+    }
+    return h(
+      "div",
+      { class: "confirm", role: "group", "aria-labelledby": "claim-stake" },
+      h("span", { id: "claim-stake" }, t("claim_victory_stake", { name: names()[seat] || "?" })),
+      h("button", { class: "button primary", type: "button", "data-action": "claim-victory-yes", onclick: () => claimVictory(seat) }, t("yes_claim_victory")),
+      h("button", { class: "button ghost", type: "button", onclick: () => { state.confirmClaim = null; render(); } }, t("cancel")),
+    );
   }
 
   // -- actions ------------------------------------------------------------------------
@@ -484,6 +584,7 @@ export function tablePage(root, tableId, navigate) {
     }
     chat.update({ seated: seated(), live: state.table.status === "live", me: me() ? me().id : null });
     chat.keepFocus(() => mount(root, livePage()));
+    tickAway();
     const target =
       (focused && root.querySelector(`.hand.mine .card[data-card="${focused}"]`)) ||
       root.querySelector(".hand.mine .card[data-legal='true']") ||
@@ -582,6 +683,7 @@ export function tablePage(root, tableId, navigate) {
       holdLast: Date.now() < state.peekUntil,
       fresh: state.fresh,
       callout: state.callout,
+      presence: (seat) => presence.stateOf(seat),
     });
     felt.querySelector(".hand.mine")?.addEventListener("keydown", handKeys);
     return h(
@@ -597,6 +699,7 @@ export function tablePage(root, tableId, navigate) {
       },
       header,
       takeoverNotice(state.table, me(), reclaim),
+      awayBanner(),
       h("div", { class: "table-body" }, felt, sidePanel(v, spectator)),
       overlay(),
     );
@@ -622,6 +725,7 @@ export function tablePage(root, tableId, navigate) {
         if (types.has("claim")) actions.append(riskyButton("claim", t("claim_66")));
       }
       if (!v.match_over) {
+        for (const seat of othersIn("gone").filter(opponent)) actions.append(claimPanel(seat));
         if (state.confirmResign) {
           actions.append(
             h("div", { class: "confirm", role: "group" },
@@ -888,6 +992,7 @@ export function tablePage(root, tableId, navigate) {
       clearInterval(rematchTimer);
       clearTimeout(peekTimer);
       clearInterval(clockTimer);
+      clearInterval(awayTicker);
       if (socket) socket.stop();
       banner(null);
       document.title = pageTitle;

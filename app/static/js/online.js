@@ -1,0 +1,48 @@
+// "N players online" in the header and the lobby: asked of the server every 30 s while the
+// page is in view (never from a hidden tab), and shown wherever an element has `data-online`.
+
+import { t } from "./i18n.js";
+
+const EVERY_MS = 30_000;
+let players = null;
+let timer = null;
+let asking = false;
+
+function show() {
+  const text = players === null ? "" : players === 1 ? t("online_one") : t("online_many", { n: players });
+  for (const el of document.querySelectorAll("[data-online]")) {
+    el.textContent = text;
+    el.hidden = players === null;
+  }
+}
+
+async function ask() {
+  clearTimeout(timer);
+  timer = null;
+  if (document.visibilityState !== "visible" || asking) return;
+  asking = true;
+  try {
+    const response = await fetch("/api/online", { headers: { Accept: "application/json" } });
+    if (response.ok) players = (await response.json()).players;
+  } catch {
+    // offline: keep the last count
+  } finally {
+    asking = false;
+  }
+  show();
+  timer = setTimeout(ask, EVERY_MS);
+}
+
+/** Start counting (once), and fill any `data-online` element drawn since. */
+export function onlineCount() {
+  if (timer === null && document.visibilityState === "visible") ask();
+  show();
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") ask();
+  else {
+    clearTimeout(timer);
+    timer = null;
+  }
+});
