@@ -42,6 +42,11 @@ def test_a_player_who_closes_the_page_is_shown_away_then_gone_and_can_be_claimed
 
     expect(bela_dot).to_have_attribute("data-state", "gone")
     expect(banner).to_contain_text("Bela did not come back")
+    # Two ways on: claim the match, or let a computer player take the gone seat.
+    expect(anna_page.locator("[data-action=hand-to-computer]")).to_contain_text(
+        "Let the computer play for Bela"
+    )
+    shot(anna_page, "presence-gone", full_page=False)
     anna_page.locator("[data-action=claim-victory]").click()
     expect(anna_page.locator("#claim-stake")).to_contain_text("Bela's resignation")
     shot(anna_page, "presence-claim", full_page=False)
