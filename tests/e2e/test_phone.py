@@ -69,7 +69,8 @@ def bela_declared(seats: list[Seat]) -> bool:
 def test_a_tapped_card_s_reason_does_not_stay_and_bela_s_marriage_shows_on_the_table(
     phone: Page, server: Server
 ) -> None:
-    table, players = live_table(server.url, target=10)
+    # A long match: it must not end before Bela has declared a marriage.
+    table, players = live_table(server.url, target=30)
     sit_as(phone.context, players[0])
     phone.goto(f"/t/{table['id']}")
     expect(phone.locator(".hand.mine .card")).to_have_count(6)
@@ -82,7 +83,10 @@ def test_a_tapped_card_s_reason_does_not_stay_and_bela_s_marriage_shows_on_the_t
     after = waiting.evaluate("e => getComputedStyle(e, '::after').content")
     assert after in ("none", "normal"), f"the reason stays on the tapped card: {after}"
 
-    play(server.url, table, players, rng, bela_declared, marry)
+    seats = play(server.url, table, players, rng, bela_declared, marry)
+    assert bela_declared(seats), "the match ended before Bela declared a marriage"
+    # The page has every update the server sent (not an earlier moment of Anna's turn).
+    expect(phone.locator(".table-page")).to_have_attribute("data-version", str(seats[0].version))
     expect(phone.locator(".table-page")).to_have_attribute("data-my-turn", "true")
     dismiss_summary(phone)  # an earlier deal's summary may still cover the table
     callout = phone.get_by_test_id("callout")
