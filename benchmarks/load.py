@@ -82,14 +82,19 @@ def own_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def set_up_table(http: httpx.AsyncClient, n: int, target: int = 100) -> tuple[str, list[str]]:
-    """A live two-player table (match to ``target`` game points) and its players' tokens."""
+async def set_up_table(
+    http: httpx.AsyncClient, n: int, target: int = 100, clock: str | None = None
+) -> tuple[str, list[str]]:
+    """A live two-player public table (match to ``target`` game points; ``clock``: its turn
+    clock, the server's default for a public table when None) and its players' tokens."""
     tokens = []
     for name in (f"A{n}", f"B{n}"):
         response = await http.post("/api/players", json={"name": name})
         tokens.append(response.json()["token"])
     headers = {"Authorization": f"Bearer {tokens[0]}"}
-    body = {"variant": "sixty-six", "options": {"target": target}}
+    body: dict[str, object] = {"variant": "sixty-six", "options": {"target": target}}
+    if clock is not None:
+        body["clock"] = clock
     table = (await http.post("/api/tables", json=body, headers=headers)).json()
     headers = {"Authorization": f"Bearer {tokens[1]}"}
     await http.post(f"/api/tables/{table['id']}/join", json={}, headers=headers)
@@ -138,7 +143,9 @@ async def main(args: argparse.Namespace) -> None:
         limits = httpx.Limits(max_connections=50)
         async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, limits=limits) as http:
             await wait_healthy(http)
-            tables = await asyncio.gather(*(set_up_table(http, n) for n in range(args.tables)))
+            tables = await asyncio.gather(
+                *(set_up_table(http, n, clock=args.clock) for n in range(args.tables))
+            )
         figures = Figures()
         print(f"{len(tables)} tables set up; playing", file=sys.stderr, flush=True)
         server_cpu = cpu_seconds(process.pid) if process else None
@@ -206,6 +213,11 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=15.0, help="seconds, at most 300")
     parser.add_argument("--max-moves", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--clock",
+        choices=("none", "move", "correspondence"),
+        help="the tables' turn clock (default: the server's for a public table, a per-move one)",
+    )
     parser.add_argument("--url", help="an already running server (loopback only)")
     # Scaling out (benchmarks/scale.py): throwaway PostgreSQL and Redis, several workers.
     parser.add_argument("--workers", type=int, default=1, choices=range(1, 9), metavar="W")

@@ -51,7 +51,7 @@ from app.services.errors import (
     database_unavailable,
     table_moving,
 )
-from app.services.hub import EVERYONE, Hub, Subscriber
+from app.services.hub import EVERYONE, Hub, Subscriber, encode
 from app.services.presence import Presence
 from app.services.presenter import SeatHolder, VersionRecord, record_of
 from app.services.ratings import rating_step
@@ -438,12 +438,13 @@ class TableAuthority:
 
     # -- turn clocks ---------------------------------------------------------------------
 
-    def set_clock(self, turn_clock: TurnClock | None) -> None:
-        """Take ``turn_clock`` (already stored), tell every viewer and set its alarm."""
+    def set_clock(self, turn_clock: TurnClock | None, *, publish: bool = True) -> None:
+        """Take ``turn_clock`` (already stored), tell every viewer (unless an update just
+        carried it: ``publish`` False) and set its alarm."""
         self.turn_clock = turn_clock
-        frame = self.clock_now()
-        if frame is not None:
-            self.hub.publish(self.table_id, {EVERYONE: frame})
+        frame = self.clock_now() if publish else None
+        if frame is not None:  # the same for every viewer: encoded once
+            self.hub.publish(self.table_id, {EVERYONE: encode(frame)})
         self.arm()
 
     def arm(self) -> None:
@@ -682,10 +683,21 @@ class TableAuthority:
         assert self.match_id is not None
         clock = self._clock_after(new_state)
         await self._commit(seat, action, new_state, clock, extras or [])
-        self.step_to(new_state, record_of(self.version + 1, events, new_state, self.match_id))
+        timing = self._clock_fields(clock)  # the clock travels inside the update itself
+        record = record_of(self.version + 1, events, new_state, self.match_id, timing)
+        self.step_to(new_state, record)
         if clock is not None:
-            self.set_clock(clock)
+            self.set_clock(clock, publish=False)
         self._changed()
+
+    def _clock_fields(self, clock: TurnClock | None) -> dict[str, Any] | None:
+        """What an update says of the turn clock (the ``clock`` frame's fields), or None."""
+        rules = self.clock_rules
+        if rules is None or clock is None:
+            return None
+        fields = clock_frame(rules, clock, self.timekeeper.now())
+        del fields["type"]
+        return fields
 
     def _clock_after(self, new_state: State) -> TurnClock | None:
         """The turn clock once the next version is stored (None at an untimed table)."""
@@ -759,10 +771,11 @@ class TableAuthority:
     ) -> None:
         assert self.match_id is not None
         updates = [*self._result_updates(new_state), *(extras or [])]
+        stored_clock = None
         if clock is not None:
             rules = self.clock_rules
             deadline = clock.deadline(rules) if rules is not None else None
-            updates.append(table_store.clock_update(self.table_id, clock.to_json(), deadline))
+            stored_clock = (clock.to_json(), deadline)
         write = Write(
             table_id=self.table_id,
             match_id=self.match_id,
@@ -770,6 +783,7 @@ class TableAuthority:
             seat=seat,
             action=action.to_json(),
             extras=updates,
+            clock=stored_clock,
             ends_match=new_state.match_over,
             epoch=self.epoch,
         )

@@ -64,6 +64,9 @@ class Write:
     seat: int
     action: dict[str, Any]
     extras: list[BoundStatement | Step] = field(default_factory=list)
+    # The table's running turn clock and its deadline after this action (a timed table):
+    # stored for the whole batch in one statement.
+    clock: tuple[dict[str, Any] | None, float | None] | None = None
     ends_match: bool = False
     epoch: int = 0  # the table's lease epoch its writer holds (the fence, store/leases.py)
     done: asyncio.Future[None] | None = None
@@ -202,6 +205,9 @@ def store_batch(connection: Connection, batch: list[Write]) -> None:
                 extra(connection)
             else:
                 connection.execute(*extra)
+    clocks = [(w.table_id, *w.clock) for w in batch if w.clock is not None]
+    if clocks:
+        table_store.store_clocks(connection, clocks)
 
 
 def commit_batch(batch: list[Write], store: Callable[[list[Write]], None]) -> list[Answer]:

@@ -107,9 +107,14 @@ class VersionRecord:
 
 
 def record_of(
-    version: int, events: Sequence[Event], state: State, match_id: int | None
+    version: int,
+    events: Sequence[Event],
+    state: State,
+    match_id: int | None,
+    clock: dict[str, Any] | None = None,
 ) -> VersionRecord:
-    """The ``update`` frames of the action that produced ``state`` at ``version``."""
+    """The ``update`` frames of the action that produced ``state`` at ``version``; at a timed
+    table each carries the turn clock as that action left it (``clock``, the same for all)."""
     texts = []
     for seat in [*range(state.seats), None]:
         frame = {
@@ -120,6 +125,8 @@ def record_of(
             "to_move": state.to_move,
             **seat_options(state, seat),
         }
+        if clock is not None:
+            frame["clock"] = clock
         texts.append(encode(frame))
     return VersionRecord(version, tuple(texts))
 

@@ -185,6 +185,15 @@ def clock_update(
     return CLOCK_UPDATE, {"table": table_id, "running": clock, "due": deadline}
 
 
+def store_clocks(
+    connection: Connection, clocks: list[tuple[str, dict[str, Any] | None, float | None]]
+) -> None:
+    """Store the running turn clocks of many tables, ``(table_id, clock, deadline)`` each, in
+    one statement (the group commit of a batch of actions)."""
+    params = [{"table": t, "running": clock, "due": due} for t, clock, due in clocks]
+    connection.execute(CLOCK_UPDATE, params)
+
+
 async def set_clock(
     session: AsyncSession, table_id: str, clock: dict[str, Any] | None, deadline: float | None
 ) -> None:

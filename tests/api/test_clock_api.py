@@ -64,6 +64,8 @@ async def test_a_short_clock_runs_out_and_the_match_is_forfeited_in_the_store(
     assert clock["seat"] == to_move and 0 < clock["remaining"][to_move] <= 0.5
     over = await client.recv_until("update", timeout=10)
     assert over["events"][-1]["type"] == "match_over"
+    # The update carries the clock as the resignation left it: nobody's time runs.
+    assert over["clock"]["seat"] is None and over["clock"]["version"] == over["version"]
     await client.close()
     for _ in range(50):  # the record is written in the same transaction as the resignation
         record = await api.call("GET", f"/api/matches/{table['match_id']}")

@@ -88,6 +88,7 @@ export function tablePage(root, tableId, navigate) {
         const before = state.view;
         state.view = fold(state.view, frame);
         state.version = frame.version;
+        if (frame.clock) state.clock = received(frame.clock); // a timed table's clock, as of this update
         state.marriageFor = null;
         motion(frame.events, before);
         if (state.confirm && !frame.legal.some((a) => a.type === state.confirm)) state.confirm = null;
