@@ -26,6 +26,18 @@ def test_a_deal_played_by_clicks_shows_the_spectator_only_public_cards(
     expect(carla.locator(".hand.mine")).to_have_count(0)
     expect(carla.locator(".seat-label .name")).to_have_text(["Bela", "Anna"])
 
+    # Every card the spectator's page ever shows played (in a trick, the last trick or the
+    # summary), caught as the page draws it: a finished trick stays in view only a moment.
+    carla.evaluate(
+        """() => {
+          window.playedSeen = new Set();
+          const zones = ["trick", "last", "summary"].map((z) => `[data-card][data-zone=${z}]`);
+          const grab = () => document.querySelectorAll(zones.join(","))
+            .forEach((e) => window.playedSeen.add(e.dataset.card));
+          new MutationObserver(grab).observe(document.body, { subtree: true, childList: true });
+          grab();
+        }"""
+    )
     seen: dict[int, dict[str, list[str]]] = {}
 
     def look(version: int) -> None:
@@ -77,6 +89,7 @@ def test_a_deal_played_by_clicks_shows_the_spectator_only_public_cards(
         assert sorted(pages["anna"]) == sorted(truth["hands"][0]), f"Anna's hand at {version}"
         assert sorted(pages["bela"]) == sorted(truth["hands"][1]), f"Bela's hand at {version}"
     watched = {card for pages in seen.values() for card in pages["played"]}
+    watched |= set(carla.evaluate("() => [...window.playedSeen]"))
     assert deal_one_played and deal_one_played <= watched, deal_one_played - watched
 
     # History: Anna finds the match and steps through its replay with every hand open.
