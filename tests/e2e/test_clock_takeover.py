@@ -4,7 +4,6 @@ on; the player comes back and takes the seat again."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, serve, shot
+from tests.e2e.drive import sit_as, take_seat
 from tests.e2e.play import play_one, version_of
 
 MOVE_SECONDS = 8
@@ -26,19 +26,6 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
     monkeypatch.setenv("CLOCK_MOVE_SECONDS", str(MOVE_SECONDS))
     monkeypatch.setenv("CLOCK_BANK_SECONDS", "0")
     yield from serve(tmp_path, monkeypatch, "127.0.0.1")
-
-
-def sign_in(page: Page, player: dict[str, Any]) -> None:
-    identity = {"id": player["id"], "name": player["name"], "token": player["token"]}
-    page.add_init_script(f"localStorage.setItem('talon.player', '{json.dumps(identity)}')")
-
-
-def open_as(new_page: Any, who: str, player: dict[str, Any], table_id: str) -> Page:
-    page: Page = new_page(who)
-    sign_in(page, player)
-    page.goto(f"/t/{table_id}")
-    expect(page.locator(".hand.mine .card")).to_have_count(6)
-    return page
 
 
 def test_a_clock_runs_out_a_computer_player_takes_over_and_the_player_reclaims_the_seat(
@@ -53,7 +40,7 @@ def test_a_clock_runs_out_a_computer_player_takes_over_and_the_player_reclaims_t
         ).json()
         assert table["clock"] == "move"  # a public table for strangers is timed
         anna = new_page("anna")
-        sign_in(anna, players[0])
+        sit_as(anna.context, players[0])
         anna.goto(f"/t/{table['id']}")
         expect(anna.get_by_test_id("waiting")).to_be_visible()
         http.post(  # the match starts, and with it the first player's clock
@@ -62,7 +49,7 @@ def test_a_clock_runs_out_a_computer_player_takes_over_and_the_player_reclaims_t
             json={},
         ).raise_for_status()
     expect(anna.locator(".hand.mine .card")).to_have_count(6)
-    pages = [anna, open_as(new_page, "bela", players[1], table["id"])]
+    pages = [anna, take_seat(new_page("bela"), table, players[1])]
     on_move = next(
         seat
         for seat, page in enumerate(pages)
@@ -99,7 +86,7 @@ def test_a_clock_runs_out_a_computer_player_takes_over_and_the_player_reclaims_t
 def open_as_spectator(new_page: Any, player: dict[str, Any], table_id: str) -> Page:
     """The player's page while a computer player holds its seat (no hand of its own)."""
     page: Page = new_page("returning")
-    sign_in(page, player)
+    sit_as(page.context, player)
     page.goto(f"/t/{table_id}")
     expect(page.get_by_test_id("watching")).to_be_visible()
     return page
