@@ -529,27 +529,28 @@ class TableAuthority:
         await ensure_bot_players(self.sessions, {seat: TAKEOVER_LEVEL})
         bot = SeatHolder(bot_player_id(TAKEOVER_LEVEL, seat), bot_name(TAKEOVER_LEVEL))
         abandoned = {**self.abandoned, seat: holder}
-        clock = self.turn_clock
-        if clock is not None:
-            humans = {s for s in self.humans() if s != seat}
-            clock = restarted(clock, self.state, self.timekeeper.now(), humans)
-        entry = _abandonment(seat, holder, consequence)
-        await self.change_seat(seat, bot, abandoned, clock, entry)
+        await self.change_seat(seat, bot, abandoned, _abandonment(seat, holder, consequence))
 
     async def change_seat(
         self,
         seat: int,
         holder: SeatHolder,
         abandoned: dict[int, SeatHolder],
-        clock: TurnClock | None,
         entry: dict[str, Any] | None = None,
     ) -> None:
         """Inside a command: give ``seat`` of the match under way to ``holder`` (a computer
         player taking over, or its player reclaiming it) with the table's new record of
-        abandoned seats and the restarted clock, stored in one transaction fenced by the
-        lease; ``entry`` joins the match's record of abandonments. Then every viewer is
+        abandoned seats and the turn clock restarted for the seats as they are then (the
+        seat on move, if human, starts its turn now), stored in one transaction fenced by
+        the lease; ``entry`` joins the match's record of abandonments. Then every viewer is
         welcomed again (their seats changed) and the bots consider the table."""
-        assert self.match_id is not None
+        assert self.match_id is not None and self.state is not None
+        clock = self.turn_clock
+        if clock is not None:
+            humans = {s for s in self.humans() if s != seat}
+            if bot_level(holder.player_id) is None:
+                humans.add(seat)
+            clock = restarted(clock, self.state, self.timekeeper.now(), humans)
         rules = self.clock_rules
         deadline = clock.deadline(rules) if rules is not None and clock is not None else None
         try:

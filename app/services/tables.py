@@ -39,7 +39,6 @@ from app.services.clocks import (
     Timekeeper,
     TurnClock,
     default_mode,
-    restarted,
     start_clock,
 )
 from app.services.committer import Committer
@@ -934,11 +933,7 @@ class TableService:
                 raise Conflict("match_not_live", "The match is over; the seat cannot be reclaimed.")
             holder = SeatHolder(player.id, player.name)
             abandoned = {s: left for s, left in authority.abandoned.items() if s != seat}
-            clock = authority.turn_clock
-            if clock is not None:
-                humans = authority.humans() | {seat}
-                clock = restarted(clock, authority.state, self.timekeeper.now(), humans)
-            await authority.change_seat(seat, holder, abandoned, clock)
+            await authority.change_seat(seat, holder, abandoned)
 
         await authority.ask(Call("reclaim", step))
         return self.table_json(authority, player.id)
