@@ -153,7 +153,9 @@ async def main(args: argparse.Namespace) -> None:
         busy = machine_busy_seconds()
         started = time.perf_counter()
         deadline = started + args.duration
-        await play_tables(tables, [base], figures, deadline, args.max_moves, args.seed)
+        await play_tables(
+            tables, [base], figures, deadline, args.max_moves, args.seed, pace=args.pace / 1000
+        )
         elapsed = time.perf_counter() - started
         own_cpu = own_cpu_seconds() - own_cpu
         busy = machine_busy_seconds() - busy
@@ -214,6 +216,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-moves", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        metavar="MS",
+        help="each move's mean think time in ms (default 0: moves as fast as the server answers)",
+    )
+    parser.add_argument(
         "--clock",
         choices=("none", "move", "correspondence"),
         help="the tables' turn clock (default: the server's for a public table, a per-move one)",
@@ -233,6 +242,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--compare",
         action="store_true",
         help="one worker on PostgreSQL, then --workers on PostgreSQL + Redis: CPU per move",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        choices=range(1, 11),
+        metavar="R (1-10)",
+        help="--compare: run the pair R times, alternating, and print each ratio and the median",
     )
     args = parser.parse_args(argv)
     args.duration = min(max(args.duration, 1.0), 300.0)

@@ -7,7 +7,9 @@ behind the players' own bookkeeping (a task-per-socket client added several mill
 every figure at 200 tables).
 
 A table keeps exactly one action in flight: the player to move sends it, and the next move
-waits until the actor has its ``ack`` and both seats have the new ``update``.
+waits until the actor has its ``ack`` and both seats have the new ``update``. With a ``pace``
+the player to move first thinks for a random time (uniform, ``pace`` seconds on average), so
+the server sees a steady offered load instead of moves as fast as it can take them.
 """
 
 from __future__ import annotations
@@ -87,8 +89,16 @@ class SeatSocket(asyncio.Protocol):
 class TablePlay:
     """Two seats playing random legal moves at one table until the deadline or the limit."""
 
-    def __init__(self, figures: Figures, deadline: float, limit: int, rng: random.Random) -> None:
+    def __init__(
+        self,
+        figures: Figures,
+        deadline: float,
+        limit: int,
+        rng: random.Random,
+        pace: float = 0.0,
+    ) -> None:
         self.figures, self.deadline, self.limit, self.rng = figures, deadline, limit, rng
+        self.pace = pace
         self.sockets: list[SeatSocket] = []
         self.done = asyncio.get_running_loop().create_future()
         self.version = -1
@@ -135,7 +145,17 @@ class TablePlay:
             self.finish()
 
     def move(self) -> None:
-        """Send a random legal move for the player on move, or stop."""
+        """Send a random legal move for the player on move (after its think time), or stop."""
+        if self.pace > 0:
+            think = self.rng.uniform(0.0, 2 * self.pace)
+            asyncio.get_running_loop().call_later(think, self.send_move)
+        else:
+            self.send_move()
+
+    def send_move(self) -> None:
+        """Send a random legal move for the player on move now, or stop."""
+        if self.done.done():
+            return
         over = self.figures.moves >= self.limit or time.perf_counter() >= self.deadline
         if self.to_move is None or over:
             self.finish()
@@ -180,9 +200,10 @@ async def run_table(
     deadline: float,
     limit: int,
     rng: random.Random,
+    pace: float = 0.0,
 ) -> None:
     """Play one table (each seat on its own ``host:port``) until it stops."""
-    table = TablePlay(figures, deadline, limit, rng)
+    table = TablePlay(figures, deadline, limit, rng, pace)
     await table.open([f"ws://{b}/ws/tables/{table_id}" for b in bases], tokens)
     await table.done
     await asyncio.gather(*(socket.closed for socket in table.sockets))
@@ -196,9 +217,11 @@ async def play_tables(
     limit: int,
     seed: int,
     split: bool = True,
+    pace: float = 0.0,
 ) -> None:
     """Play every ``(table id, tokens)`` at once. Table n seats its players on servers n and
-    n + 1 of ``bases`` (with one server, both on it), or both on server n unless ``split``."""
+    n + 1 of ``bases`` (with one server, both on it), or both on server n unless ``split``.
+    ``pace``: each move's mean think time in seconds (0: as fast as the server answers)."""
     rng = random.Random(seed)
     step = 1 if split else 0
     await asyncio.gather(
@@ -211,6 +234,7 @@ async def play_tables(
                 deadline,
                 limit,
                 random.Random(rng.random()),
+                pace,
             )
             for n, (table_id, tokens) in enumerate(tables)
         )

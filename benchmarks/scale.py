@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -93,7 +94,9 @@ async def measure(args: argparse.Namespace, bases: list[str], pids: list[int]) -
     started = time.perf_counter()
     deadline = started + args.duration
     split = args.placement == "split"
-    await play_tables(tables, bases, figures, deadline, args.max_moves, args.seed, split)
+    await play_tables(
+        tables, bases, figures, deadline, args.max_moves, args.seed, split, args.pace / 1000
+    )
     elapsed = time.perf_counter() - started
     cpu = [(cpu_seconds(pid) or 0.0) - before for pid, before in zip(pids, cpu_before, strict=True)]
     report(args, figures, elapsed, pids, cpu)
@@ -107,7 +110,11 @@ def report(
     setup = f"{args.workers} worker(s), {args.database}" + (" + redis" if args.redis else "")
     if args.workers > 1:
         setup += f", players placed: {args.placement}"
-    print(f"{setup}; tables: {args.tables}  players: {2 * args.tables}  duration: {elapsed:.1f} s")
+    pace = f"  pace: {args.pace:.0f} ms" if args.pace else ""
+    print(
+        f"{setup}; tables: {args.tables}  players: {2 * args.tables}"
+        f"  duration: {elapsed:.1f} s{pace}"
+    )
     print(
         f"accepted moves: {figures.moves}  ({figures.moves / elapsed:.0f} moves/s)"
         f"  refused: {figures.errors}"
@@ -130,17 +137,29 @@ def report(
 
 
 def compare(args: argparse.Namespace) -> None:
-    """``--compare``: one worker on PostgreSQL, then ``--workers`` on PostgreSQL + Redis, one
-    run after the other; prints the server CPU per accepted move of each and their ratio."""
-    one = main(argparse.Namespace(**{**vars(args), "workers": 1, "redis": False}))
-    print()
-    many = main(argparse.Namespace(**{**vars(args), "redis": True}))
-    print()
-    print(
-        f"server CPU per accepted move: 1 worker {one * 1e6:.0f} us,"
-        f" {args.workers} workers {many * 1e6:.0f} us ({many / one:.2f}x;"
-        f" players placed: {args.placement})"
-    )
+    """``--compare``: one worker on PostgreSQL and ``--workers`` on PostgreSQL + Redis, one run
+    after the other, ``--rounds`` times (the order alternates, so neither always runs on the
+    warmer or quieter machine); prints the server CPU per accepted move of each, their ratio,
+    and the median ratio over the rounds."""
+    ratios = []
+    for round_no in range(args.rounds):
+        figures = {}
+        order = (1, args.workers) if round_no % 2 == 0 else (args.workers, 1)
+        for workers in order:
+            run = argparse.Namespace(**{**vars(args), "workers": workers, "redis": workers > 1})
+            figures[workers] = main(run)
+            print()
+        one, many = figures[1], figures[args.workers]
+        ratios.append(many / one)
+        print(
+            f"round {round_no + 1}: server CPU per accepted move: 1 worker {one * 1e6:.0f} us,"
+            f" {args.workers} workers {many * 1e6:.0f} us ({many / one:.2f}x;"
+            f" players placed: {args.placement})"
+        )
+        print()
+    if args.rounds > 1:
+        listed = ", ".join(f"{ratio:.2f}x" for ratio in ratios)
+        print(f"ratios: {listed}; median {statistics.median(ratios):.2f}x")
 
 
 def main(args: argparse.Namespace) -> float:
