@@ -28,9 +28,9 @@ from pathlib import Path
 import httpx
 
 if __package__:  # imported as benchmarks.load (by the tests)
-    from benchmarks.players import Figures, play_tables
+    from benchmarks.players import Figures, play_tables, refusals
 else:  # run as a script: the sibling module
-    from players import Figures, play_tables
+    from players import Figures, play_tables, refusals
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -175,7 +175,7 @@ async def main(args: argparse.Namespace) -> None:
     print(f"tables: {args.tables}  players: {2 * args.tables}  duration: {elapsed:.1f} s")
     print(
         f"accepted moves: {figures.moves}  ({figures.moves / elapsed:.0f} moves/s)"
-        f"  refused: {figures.errors}"
+        f"  refused: {figures.errors}{refusals(figures)}"
     )
     for label, values in (
         ("action -> ack:            ", figures.ack),

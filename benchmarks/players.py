@@ -18,6 +18,7 @@ import asyncio
 import json
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +36,7 @@ class Figures:
     ack: list[float] = field(default_factory=list)
     opponent: list[float] = field(default_factory=list)
     errors: int = 0
+    refusals: Counter[str] = field(default_factory=Counter)  # error frames by their code
 
 
 class SeatSocket(asyncio.Protocol):
@@ -74,7 +76,7 @@ class SeatSocket(asyncio.Protocol):
         self._flush()
 
     def close(self) -> None:
-        if self.transport is None or self.transport.is_closing():
+        if self.transport is None or self.transport.is_closing() or self.ws.close_sent:
             return
         self.ws.send_close(1000)
         self._flush()
@@ -142,6 +144,7 @@ class TablePlay:
             self.settle()
         elif kind == "error":
             self.figures.errors += 1
+            self.figures.refusals[str(frame.get("code"))] += 1
             self.finish()
 
     def move(self) -> None:
@@ -239,3 +242,8 @@ async def play_tables(
             for n, (table_id, tokens) in enumerate(tables)
         )
     )
+
+
+def refusals(figures: Figures) -> str:
+    """The refused actions by error code, for a report line ("" when none were refused)."""
+    return f" {dict(figures.refusals)}" if figures.refusals else ""

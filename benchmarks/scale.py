@@ -33,7 +33,7 @@ from load import (
     set_up_table,
     wait_healthy,
 )
-from players import Figures, play_tables
+from players import Figures, play_tables, refusals
 
 sys.path.insert(0, str(ROOT))
 
@@ -117,7 +117,7 @@ def report(
     )
     print(
         f"accepted moves: {figures.moves}  ({figures.moves / elapsed:.0f} moves/s)"
-        f"  refused: {figures.errors}"
+        f"  refused: {figures.errors}{refusals(figures)}"
     )
     for label, values in (("ack", figures.ack), ("opponent update", figures.opponent)):
         print(

@@ -353,9 +353,14 @@ class Relay:
         """Hand over every relayed connection whose table's owner has changed or lost its
         lease, list the others to their owners, and drop remote viewers whose worker went
         silent; how many connections were handed over."""
-        tables = sorted({t.table_id for t in self.relayed.values()})
+        asked = list(self.relayed.values())
+        tables = sorted({t.table_id for t in asked})
         owners = await holders(tables) if tables else {}
-        moved = [t for t in self.relayed.values() if owners.get(t.table_id) != t.owner]
+        # Judged only for the connections asked about: one that arrived during the lookup
+        # found its owner itself, and one that left needs nothing.
+        moved = [
+            t for t in asked if self.relayed.get(t.conn) is t and owners.get(t.table_id) != t.owner
+        ]
         for table in moved:
             log.info("a relayed table's owner moved; the client resumes", extra=table._fields())
             table.hand_over()

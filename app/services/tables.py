@@ -415,8 +415,9 @@ class TableService:
         try:
             lost = await self.leases.renew(held)
             orphans = await self.leases.orphans()
-        except STORE_ERRORS:
+        except STORE_ERRORS as exc:
             metrics.database_error("lease")
+            log.warning("could not renew this worker's leases (%s)", type(exc).__name__)
             return 0
         for table_id in lost:
             authority = self._authorities.get(table_id)

@@ -167,3 +167,23 @@ async def test_a_rematch_offer_lives_with_the_owner_and_reaches_relayed_viewers(
     with pytest.raises(Conflict) as refused:
         await two.tables.decline_rematch(anna, authority.table_id)
     assert refused.value.code == "no_rematch_offer"
+
+
+async def test_a_connection_that_arrives_during_the_owner_check_is_not_handed_over(
+    workers: tuple[Services, Services, Network, Clock],
+) -> None:
+    one, two, network, _ = workers
+    first, _ = await started_table(one)
+    second, _ = await started_table(one)
+    await relayed(two, first.table_id)
+    relay_b = network.relays["worker-b"]
+    late: list[Watcher] = []
+
+    async def holders(table_ids: list[str]) -> dict[str, str]:
+        found = await one.tables.leases.holders(table_ids)  # type: ignore[union-attr]
+        late.append((await relayed(two, second.table_id))[1])  # arrives meanwhile
+        return found
+
+    assert await relay_b.check(holders) == 0
+    assert not late[0].handed_over
+    assert len(relay_b.relayed) == 2
