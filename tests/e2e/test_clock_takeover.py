@@ -64,6 +64,9 @@ def test_a_clock_runs_out_a_computer_player_takes_over_and_the_player_reclaims_t
     leaves.close()  # the player on move closes the page and does not come back in time
     away = stays.get_by_test_id("away-banner")  # the other is told at once, and waits
     expect(away).to_contain_text(f"{name} lost the connection")
+    # It waits for the clock, which runs out well before the presence grace (60 s).
+    waits = int(away.inner_text().split("waits ")[1].split(" s")[0])
+    assert waits <= MOVE_SECONDS
     shot(stays, "clock-opponent-away", full_page=False)
     notice = stays.get_by_test_id("taken-over")
     expect(notice).to_contain_text(f"{name}'s time ran out", timeout=(MOVE_SECONDS + 10) * 1000)

@@ -27,6 +27,13 @@ function left(clock) {
   return clock.remaining[clock.seat] - (performance.now() - clock.at) / 1000;
 }
 
+/** Whole seconds left on `seat`'s turn clock at `version`, or null when that seat's clock is
+ * not running (an untimed table, another seat on move, or a clock of an older version). */
+export function secondsOf(clock, seat, version) {
+  if (!clock || clock.seat !== seat || clock.version !== version) return null;
+  return Math.max(0, Math.ceil(left(clock)));
+}
+
 /** The clock strip of the table's header: whose time runs and how much is left; null at an
  * untimed table, between matches or while a computer player is on move. */
 export function clockStrip(clock, names, version) {

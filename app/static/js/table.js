@@ -6,7 +6,7 @@ import { ApiError, call, identify, me } from "./api.js";
 import { board, scoreboard, seatPosition, sideNames } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
 import { chatPanel } from "./chat.js";
-import { clockStrip, received, takeoverNotice, tick } from "./clock.js";
+import { clockStrip, received, secondsOf, takeoverNotice, tick } from "./clock.js";
 import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
@@ -269,9 +269,13 @@ export function tablePage(root, tableId, navigate) {
   const opponent = (seat) => seated() && sideOf(seat) !== sideOf(state.seat);
   const othersIn = (kind) => presence.seatsIn(kind).filter((seat) => seat !== state.seat);
 
+  // How long the table waits for an away seat: its presence grace, or less when that seat is
+  // on move and its turn clock runs out first.
   function awayText(seat) {
     const key = opponent(seat) ? "away_banner" : "away_banner_other";
-    return t(key, { name: names()[seat] || "?", n: presence.secondsLeft(seat) });
+    const turn = secondsOf(state.clock, seat, state.version);
+    const waits = presence.secondsLeft(seat);
+    return t(key, { name: names()[seat] || "?", n: turn === null ? waits : Math.min(waits, turn) });
   }
 
   function goneText(seat) {
