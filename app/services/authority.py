@@ -30,13 +30,12 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.engine import Action, ActionError, IllegalAction, State, apply
 from app.engine.actions import RESIGN
 from app.services import metrics, presenter
+from app.services.alarms import Alarm, Timekeeper
 from app.services.bot_players import bot_level, bot_name, bot_player_id, ensure_bot_players
 from app.services.clocks import (
     TAKEOVER_LEVEL,
-    Alarm,
     ClockRules,
     ClockSettings,
-    Timekeeper,
     TurnClock,
     after_move,
     clock_frame,

@@ -16,17 +16,14 @@ can no longer fire. When it does run out, the table's owner applies the table's 
 ``TAKEOVER_LEVEL`` plays the seat until its player reclaims it) or ``forfeit`` (the seat
 resigns the match).
 
-Everything here is pure except ``Timekeeper``, which reads the wall clock and sets alarms
-(tests give their own).
+Everything here is pure: the table's owner sets the alarm (``app.services.alarms``).
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from app.engine import State
 
@@ -170,25 +167,3 @@ def _timed_seat(state: State, humans: Iterable[int]) -> int | None:
     if state.match_over or state.to_move is None:
         return None
     return state.to_move if state.to_move in set(humans) else None
-
-
-class Alarm(Protocol):
-    """A set alarm; ``cancel`` stops it ringing."""
-
-    def cancel(self) -> None:
-        """Stop the alarm (nothing happens if it already rang)."""
-        ...
-
-
-class Timekeeper:
-    """The wall clock and alarms on the running event loop. Deadlines are wall times so
-    that they mean the same after a restart or on another worker."""
-
-    def now(self) -> float:
-        """Seconds since the epoch."""
-        return time.time()
-
-    def call_at(self, when: float, ring: Callable[[], None]) -> Alarm:
-        """Call ``ring`` at wall time ``when`` (at once if it has passed)."""
-        delay = max(0.0, when - self.now())
-        return asyncio.get_running_loop().call_later(delay, ring)

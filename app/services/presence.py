@@ -7,21 +7,22 @@ last one has closed (for at most ``grace`` seconds), and ``gone`` after that, un
 its connections comes back. A spectator's connection never counts for a seat; bot seats are
 left out (a bot never leaves).
 
-Time is the table's clock (``TableAuthority.clock``). When a seat becomes away, a timer is
-set on the owner's event loop for the end of its grace; it queues its work through the table's
-inbox, so the flip to ``gone`` happens on its own, in order with the table's commands. The
-player's return cancels it. Every change is published to every viewer as a ``presence`` frame
-(``frame``), and each viewer gets the current one right after its welcome.
+Time is the table's clock (``TableAuthority.clock``). When a seat becomes away, the table's
+``timekeeper`` (``app.services.alarms``) sets an alarm for the end of its grace; it queues its
+work through the table's inbox, so the flip to ``gone`` happens on its own, in order with the
+table's commands. The player's return cancels it. Every change is published to every viewer
+as a ``presence`` frame (``frame``), and each viewer gets the current one right after its
+welcome.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
+from app.services.alarms import Alarm
 from app.services.bot_players import bot_level
 from app.services.hub import EVERYONE, Subscriber
 
@@ -34,32 +35,15 @@ AWAY: State = "away"
 GONE: State = "gone"
 
 
-class Timer(Protocol):
-    """A pending call that can be called off (``asyncio.TimerHandle``)."""
-
-    def cancel(self) -> None: ...
-
-
-Later = Callable[[float, Callable[[], None]], Timer]
-"""Schedules a call in so many seconds: the event loop's ``call_later`` unless a test gives
-its own clock's."""
-
-
-def loop_later(delay: float, callback: Callable[[], None]) -> Timer:
-    """``call_later`` on the running event loop (the owner's)."""
-    return asyncio.get_running_loop().call_later(delay, callback)
-
-
 @dataclass(eq=False)
 class Presence:
     """The presence of one table's human seats, kept by the table's owner."""
 
     grace: float = 60.0
-    later: Later = loop_later
     wall: Callable[[], float] = time.time  # the server time a frame carries
     away_since: dict[int, float] = field(default_factory=dict)  # by seat, table clock
     gone: set[int] = field(default_factory=set)
-    _timers: dict[int, Timer] = field(default_factory=dict)
+    _timers: dict[int, Alarm] = field(default_factory=dict)
     _published: dict[int, State] = field(default_factory=dict)
     _stopped: bool = False
     _looked: bool = False  # whether ``update`` ran once
@@ -166,4 +150,4 @@ class Presence:
             if not self._stopped:
                 table.ask(Call("presence", look))
 
-        self._timers[seat] = self.later(max(0.0, delay), due)
+        self._timers[seat] = table.timekeeper.call_later(delay, due)

@@ -15,7 +15,6 @@ once (``services.fairness``), so they count whichever request completes the offe
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import logging
 import math
@@ -23,6 +22,7 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from app.services.alarms import Alarm
 from app.services.hub import EVERYONE
 
 if TYPE_CHECKING:
@@ -30,10 +30,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Sleep = Callable[[float], Awaitable[None]]
 # Queue ``step`` as the table's command (``Call``); given by the lobby, which owns the inbox's
 # command kinds, so that this module needs nothing of the authority's at run time.
-Queue = Callable[["TableAuthority", Callable[["TableAuthority"], Awaitable[None]]], Awaitable[None]]
+Queue = Callable[["TableAuthority", Callable[["TableAuthority"], Awaitable[None]]], None]
 
 PENDING, STARTED, DECLINED, EXPIRED = "pending", "started", "declined", "expired"
 _numbers = itertools.count(1)
@@ -49,7 +48,7 @@ class RematchOffer:
     deadline: float
     seats: int
     number: int = field(default_factory=lambda: next(_numbers))  # tells offers apart
-    timer: asyncio.Task[None] | None = None
+    timer: Alarm | None = None
 
     def accept(self, seat: int) -> RematchOffer:
         """The offer with ``seat``'s acceptance added."""
@@ -85,10 +84,9 @@ def new_offer(seat: int, seats: int, computers: Collection[int], deadline: float
 class Rematches:
     """The offers' timing: how long one stands, and the timer that ends it on its own."""
 
-    def __init__(self, seconds: float, queue: Queue, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(self, seconds: float, queue: Queue) -> None:
         self.seconds = seconds
         self.queue = queue
-        self.sleep = sleep
 
     def stand(self, table: TableAuthority, offer: RematchOffer) -> RematchOffer:
         """Make ``offer`` the table's standing offer (after the acceptance was stored) and tell
@@ -121,16 +119,10 @@ class Rematches:
         publish(table, frame)
         return {k: v for k, v in frame.items() if k != "type"}
 
-    def _arm(self, table: TableAuthority, offer: RematchOffer) -> asyncio.Task[None]:
-        return asyncio.get_running_loop().create_task(self._expire_later(table, offer))
-
-    async def _expire_later(self, table: TableAuthority, offer: RematchOffer) -> None:
-        """Wait for the deadline on the table's clock, then queue the expiry as the table's
-        command: it expires the offer only if that offer still stands, so exactly once."""
-        while True:
-            await self.sleep(max(0.0, offer.deadline - table.clock()))
-            if table.clock() >= offer.deadline:
-                break
+    def _arm(self, table: TableAuthority, offer: RematchOffer) -> Alarm:
+        """At the deadline on the table's clock, queue the expiry as the table's command
+        (``table.timekeeper``'s alarm): it expires the offer only if that offer still stands,
+        so exactly once."""
 
         async def expire(table: TableAuthority) -> None:
             standing = table.rematch
@@ -140,10 +132,9 @@ class Rematches:
                 self.end(table, EXPIRED)
                 log.info("a rematch offer expired", extra={"table_id": table.table_id})
 
-        try:
-            await self.queue(table, expire)
-        except Exception:  # the table is gone or shutting down: nothing to tell
-            log.warning("a rematch offer's expiry failed", exc_info=True)
+        return table.timekeeper.call_later(
+            offer.deadline - table.clock(), lambda: self.queue(table, expire)
+        )
 
 
 def publish(table: TableAuthority, frame: dict[str, Any]) -> None:

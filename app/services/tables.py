@@ -29,6 +29,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.bots import LEVELS
 from app.engine import State, new_match
 from app.services import fairness, identity, metrics
+from app.services.alarms import Timekeeper
 from app.services.authority import Call, TableAuthority
 from app.services.bot_players import bot_level, bot_name, bot_player_id, ensure_bot_players
 from app.services.bots import BotSeats
@@ -36,7 +37,6 @@ from app.services.clocks import (
     CONSEQUENCES,
     MODES,
     ClockSettings,
-    Timekeeper,
     TurnClock,
     default_mode,
     start_clock,
@@ -56,7 +56,6 @@ from app.services.errors import (
 )
 from app.services.hub import Hub
 from app.services.leases import Leases
-from app.services.presence import Later, loop_later
 from app.services.presenter import SeatHolder, public_info
 from app.services.relay import Connection, Relay, RemoteTable
 from app.services.rematch import DECLINED, Rematches, new_offer
@@ -148,10 +147,8 @@ class TableService:
         self.clock_settings = clock_settings or ClockSettings()
         self.timekeeper = timekeeper or Timekeeper()
         self.rematches = Rematches(rematch_seconds, self._queue_rematch_step)
-        # Each table's presence: the grace before an away player is gone, and the timer
-        # (the event loop's, unless a test drives its own clock).
+        # Each table's presence: the grace before an away player is gone.
         self.presence_grace = presence_grace
-        self.presence_later: Later = loop_later
 
     @property
     def shared(self) -> bool:
@@ -307,10 +304,7 @@ class TableService:
             self.clock_settings,
             self.timekeeper,
         )
-        authority.presence.grace, authority.presence.later = (
-            self.presence_grace,
-            self.presence_later,
-        )
+        authority.presence.grace = self.presence_grace
         return authority
 
     def live_count(self) -> int:
@@ -909,13 +903,13 @@ class TableService:
             raise Conflict("no_match_to_replay", "This table has not finished a match.")
         return seat
 
-    async def _queue_rematch_step(
+    def _queue_rematch_step(
         self, authority: TableAuthority, step: Callable[[TableAuthority], Awaitable[None]]
     ) -> None:
-        """Run a rematch offer's expiry as the table's command, while this worker still
+        """Queue a rematch offer's expiry as the table's command, while this worker still
         holds that table (a table let go or evicted took its offer with it)."""
         if self._authorities.get(authority.table_id) is authority:
-            await authority.ask(Call("rematch_expiry", step))
+            authority.ask(Call("rematch_expiry", step)).add_done_callback(_log_failure)
 
     @owned
     async def reclaim(self, player: Player, table_id: str) -> dict[str, Any]:
@@ -995,3 +989,9 @@ def invite_matches(
 ) -> bool:
     """True when ``invite_code`` is the table's (compared in constant time)."""
     return hmac.compare_digest((invite_code or "").encode(), table.invite_code.encode())
+
+
+def _log_failure(answer: asyncio.Future[Any]) -> None:
+    """Log a queued command that failed with nobody waiting for its answer."""
+    if not answer.cancelled() and answer.exception() is not None:
+        log.warning("a table's queued command failed", exc_info=answer.exception())

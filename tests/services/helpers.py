@@ -1,13 +1,19 @@
-"""Service-level helpers: recording subscribers and a started two-player table."""
+"""Service-level helpers: recording subscribers, a started two-player table, and a manual
+clock for the table service's alarms."""
 
 from __future__ import annotations
 
+import asyncio
+import heapq
+import itertools
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.services import Services, presenter
+from app.services.alarms import Timekeeper
 from app.services.authority import TableAuthority
 from app.services.hub import Frame, viewer_key
 from app.store import Player
@@ -62,3 +68,64 @@ async def play_random(
         await authority.act(players[seat].id, authority.version, rng.choice(legal))
         played += 1
     return played
+
+
+class ManualTime(Timekeeper):
+    """The table service's clock and alarms, moving only when a test says: its ``now`` is
+    the wall clock of turn clocks, and called it stands in for the tables' own clock, so
+    presence, rematch offers and turn clocks all run on it."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self._now = now
+        self._alarms: list[tuple[float, int, ManualAlarm]] = []
+        self._order = itertools.count()
+
+    def __call__(self) -> float:
+        return self._now
+
+    def now(self) -> float:
+        return self._now
+
+    def call_at(self, when: float, ring: Callable[[], None]) -> ManualAlarm:
+        alarm = ManualAlarm(ring)
+        heapq.heappush(self._alarms, (when, next(self._order), alarm))
+        return alarm
+
+    async def advance(self, seconds: float, *tables: TableAuthority) -> None:
+        """Move on by ``seconds``, ring every alarm passed, and let the tables (``tables``,
+        or any for a few loop turns) finish what the alarms asked of them."""
+        self._now += seconds
+        while self._alarms and self._alarms[0][0] <= self._now:
+            _, _, alarm = heapq.heappop(self._alarms)
+            alarm.fire()
+        for _ in range(100):
+            await asyncio.sleep(0)
+        await settle(*tables)
+
+    def pending(self) -> int:
+        """Alarms set and not cancelled."""
+        return sum(1 for _, _, alarm in self._alarms if not alarm.cancelled)
+
+
+class ManualAlarm:
+    """An alarm of ``ManualTime``."""
+
+    def __init__(self, ring: Callable[[], None]) -> None:
+        self.ring, self.cancelled = ring, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def fire(self) -> None:
+        if not self.cancelled:
+            self.cancelled = True
+            self.ring()
+
+
+async def settle(*tables: TableAuthority) -> None:
+    """Until no table has a command waiting or running."""
+    for _ in range(1000):  # commits run in the committer's thread: real (short) waits
+        if not any(table.busy for table in tables):
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("a table stayed busy")

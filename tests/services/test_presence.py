@@ -3,9 +3,6 @@ claiming a match against a gone player."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -17,55 +14,16 @@ from app.services.online import WINDOW, Online
 from app.settings import Settings
 from app.store import Player
 from app.store import matches as match_store
-from tests.services.helpers import Recorder, started_table
+from tests.services.helpers import ManualTime, Recorder, started_table
 
 GRACE = 60.0
 
 
-@dataclass(eq=False)
-class Timer:
-    when: float
-    callback: Callable[[], None]
-    cancelled: bool = False
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-
-class Clock:
-    """The tables' clock and their timers: time moves only when the test says so, and each
-    timer due by then fires by itself."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.timers: list[Timer] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    def later(self, delay: float, callback: Callable[[], None]) -> Timer:
-        timer = Timer(self.now + delay, callback)
-        self.timers.append(timer)
-        return timer
-
-    def pending(self) -> list[Timer]:
-        return [t for t in self.timers if not t.cancelled]
-
-    async def advance(self, seconds: float) -> None:
-        self.now += seconds
-        due = [t for t in self.pending() if t.when <= self.now]
-        self.timers = [t for t in self.timers if t not in due]
-        for timer in due:
-            timer.callback()
-        for _ in range(100):  # let the table run what the timers queued
-            await asyncio.sleep(0)
-
-
 @pytest.fixture
-def clock(services: Services) -> Clock:
-    made = Clock()
+def clock(services: Services) -> ManualTime:
+    made = ManualTime()
     services.tables.clock = made
-    services.tables.presence_later = made.later
+    services.tables.timekeeper = made
     return made
 
 
@@ -89,7 +47,7 @@ async def seated_pair(services: Services) -> tuple[TableAuthority, list[Player],
 
 
 async def test_a_player_who_leaves_is_away_then_gone_when_the_grace_runs_out(
-    services: Services, clock: Clock
+    services: Services, clock: ManualTime
 ) -> None:
     table, _, (anna, bela) = await seated_pair(services)
     assert states(anna) == {0: "connected", 1: "connected"}
@@ -105,7 +63,7 @@ async def test_a_player_who_leaves_is_away_then_gone_when_the_grace_runs_out(
 
 
 async def test_coming_back_within_the_grace_calls_off_the_flip(
-    services: Services, clock: Clock
+    services: Services, clock: ManualTime
 ) -> None:
     table, players, (anna, bela) = await seated_pair(services)
     table.detach(bela)
@@ -114,13 +72,13 @@ async def test_coming_back_within_the_grace_calls_off_the_flip(
     await table.attach(back, players[1].id, 7)
     assert states(anna) == {0: "connected", 1: "connected"}
     assert states(back) == {0: "connected", 1: "connected"}
-    assert clock.pending() == []
+    assert clock.pending() == 0
     await clock.advance(GRACE)
     assert table.presence.state_of(1) == "connected"
 
 
 async def test_spectators_do_not_make_a_seat_connected_and_a_second_tab_does(
-    services: Services, clock: Clock
+    services: Services, clock: ManualTime
 ) -> None:
     table, players, (anna, bela) = await seated_pair(services)
     stranger, _ = await services.tables.create_player("Cili")
@@ -143,7 +101,7 @@ async def claim(services: Services, player: Player, table_id: str, seat: int) ->
 
 
 async def test_a_match_is_claimed_only_against_a_gone_player_and_replays_as_a_resignation(
-    services: Services, clock: Clock, database_url: str
+    services: Services, clock: ManualTime, database_url: str
 ) -> None:
     table, (anna, bela), (_, bela_socket) = await seated_pair(services)
     cili, _ = await services.tables.create_player("Cili")
@@ -174,7 +132,7 @@ async def test_a_match_is_claimed_only_against_a_gone_player_and_replays_as_a_re
 
 
 async def test_a_gone_players_seat_can_be_handed_to_a_computer_player_and_reclaimed(
-    services: Services, clock: Clock
+    services: Services, clock: ManualTime
 ) -> None:
     table, (anna, bela), (anna_socket, bela_socket) = await seated_pair(services)
     table.detach(bela_socket)

@@ -14,43 +14,16 @@ from app.services import Services
 from app.services.authority import TableAuthority
 from app.services.errors import Conflict, Forbidden
 from app.store import Player
-from tests.services.helpers import Recorder, started_table
+from tests.services.helpers import ManualTime, Recorder, started_table
 
 ANNA, BELA = "a1" * 16, "b2" * 16
 
 
-class ManualClock:
-    """The table's clock and the offers' sleep: time moves only with ``advance``."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleepers: list[tuple[float, asyncio.Future[None]]] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        wake: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.sleepers.append((self.now + seconds, wake))
-        await wake
-
-    async def advance(self, seconds: float) -> None:
-        """Move time on, wake every sleeper due, and let what they start run."""
-        self.now += seconds
-        for due, wake in list(self.sleepers):
-            if due <= self.now:
-                self.sleepers.remove((due, wake))
-                if not wake.done():
-                    wake.set_result(None)
-        for _ in range(20):
-            await asyncio.sleep(0)
-
-
 @pytest.fixture
-def clock(services: Services) -> ManualClock:
-    clock = ManualClock()
+def clock(services: Services) -> ManualTime:
+    clock = ManualTime()
     services.tables.clock = clock
-    services.tables.rematches.sleep = clock.sleep
+    services.tables.timekeeper = clock
     return clock
 
 
@@ -69,7 +42,7 @@ def offers(recorder: Recorder) -> list[dict[str, Any]]:
 
 
 async def test_one_request_is_an_offer_and_the_second_acceptance_starts_the_match(
-    services: Services, clock: ManualClock
+    services: Services, clock: ManualTime
 ) -> None:
     services.tables.new_seed = lambda: "server seed"
     authority, (anna, bela), watcher = await finished_table(services)
@@ -107,7 +80,7 @@ async def test_one_request_is_an_offer_and_the_second_acceptance_starts_the_matc
 
 
 async def test_a_decline_withdraws_the_offer_for_everyone(
-    services: Services, clock: ManualClock
+    services: Services, clock: ManualTime
 ) -> None:
     authority, (anna, bela), watcher = await finished_table(services)
     stranger, _ = await services.tables.create_player("Cili")
@@ -136,7 +109,7 @@ async def test_a_decline_withdraws_the_offer_for_everyone(
 
 
 async def test_an_offer_expires_on_its_own_exactly_once(
-    services: Services, clock: ManualClock
+    services: Services, clock: ManualTime
 ) -> None:
     authority, (anna, bela), watcher = await finished_table(services)
     await services.tables.rematch(anna, authority.table_id)
@@ -159,7 +132,7 @@ async def test_an_offer_expires_on_its_own_exactly_once(
     assert late["status"] == "finished" and late["rematch"]["offered_by"] == 1
 
 
-async def test_computer_players_accept_at_once(services: Services, clock: ManualClock) -> None:
+async def test_computer_players_accept_at_once(services: Services, clock: ManualTime) -> None:
     anna, _ = await services.tables.create_player("Anna")
     table = await services.tables.create_table(anna, "sixty-six", {}, "public", bots={1: "easy"})
     authority = await services.tables.authority(table["id"])
@@ -185,7 +158,7 @@ async def test_the_default_timer_runs_on_the_loop_and_the_monotonic_clock(
 
 
 async def test_a_table_stays_in_memory_while_an_offer_stands(
-    services: Services, clock: ManualClock
+    services: Services, clock: ManualTime
 ) -> None:
     services.tables.idle_seconds = 10
     authority, (anna, _), watcher = await finished_table(services)

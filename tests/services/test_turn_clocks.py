@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
-import itertools
 import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -23,63 +21,11 @@ from app.services.errors import Conflict
 from app.store import Player
 from app.store import matches as match_store
 from app.store import tables as table_store
-from tests.services.helpers import Recorder
+from tests.services.helpers import ManualTime, Recorder, settle
 from tests.support import settings_for
 
 MOVE = ClockRules("move", 30.0, 60.0)
-T0 = 1_800_000_000.0
-
-
-class ManualTime:
-    """A wall clock that moves only when told; alarms ring when it passes them."""
-
-    def __init__(self, now: float = T0) -> None:
-        self._now = now
-        self._alarms: list[tuple[float, int, _Alarm]] = []
-        self._order = itertools.count()
-
-    def now(self) -> float:
-        return self._now
-
-    def call_at(self, when: float, ring: Callable[[], None]) -> _Alarm:
-        alarm = _Alarm(ring)
-        heapq.heappush(self._alarms, (when, next(self._order), alarm))
-        return alarm
-
-    async def advance(self, seconds: float, *tables: TableAuthority) -> None:
-        """Move on by ``seconds``, ring every alarm passed, and let the tables finish what
-        the alarms asked of them."""
-        self._now += seconds
-        while self._alarms and self._alarms[0][0] <= self._now:
-            _, _, alarm = heapq.heappop(self._alarms)
-            alarm.fire()
-        await settle(*tables)
-
-    def pending(self) -> int:
-        """Alarms set and not cancelled."""
-        return sum(1 for _, _, alarm in self._alarms if not alarm.cancelled)
-
-
-class _Alarm:
-    def __init__(self, ring: Callable[[], None]) -> None:
-        self.ring, self.cancelled = ring, False
-
-    def cancel(self) -> None:
-        self.cancelled = True
-
-    def fire(self) -> None:
-        if not self.cancelled:
-            self.cancelled = True
-            self.ring()
-
-
-async def settle(*tables: TableAuthority) -> None:
-    """Until no table has a command waiting or running."""
-    for _ in range(1000):  # commits run in the committer's thread: real (short) waits
-        await asyncio.sleep(0.005)
-        if not any(table.busy for table in tables):
-            return
-    raise AssertionError("a table stayed busy")
+T0 = ManualTime().now()
 
 
 # -- the arithmetic ----------------------------------------------------------------------
@@ -224,6 +170,8 @@ async def test_a_move_in_time_stops_the_alarm_and_a_late_ring_changes_nothing(
     time = ManualTime()
     async with running(database_url, time) as services:
         authority, players = await timed_table(services)
+        for player in players:  # both connected: no presence alarm is set
+            await authority.attach(Recorder(None), player.id, None)
         seat = authority.state.to_move if authority.state else None
         assert seat is not None
         before = authority.version
