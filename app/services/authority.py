@@ -295,17 +295,26 @@ class TableAuthority:
     def clock_now(self) -> dict[str, Any] | None:
         """The ``clock`` frame at this moment, or None at an untimed table or between
         matches."""
-        rules = self.clock_rules
-        if rules is None or self.turn_clock is None or self.status != "live":
+        running = self._running_clock()
+        if running is None:
             return None
-        return clock_frame(rules, self.turn_clock, self.timekeeper.now())
+        rules, clock = running
+        return clock_frame(rules, clock, self.timekeeper.now())
 
     def deadline(self) -> float | None:
         """When the running turn clock runs out (wall time), or None."""
+        running = self._running_clock()
+        if running is None:
+            return None
+        rules, clock = running
+        return clock.deadline(rules)
+
+    def _running_clock(self) -> tuple[ClockRules, TurnClock] | None:
+        """The rules and the clock of a timed table's live match, or None."""
         rules = self.clock_rules
         if rules is None or self.turn_clock is None or self.status != "live":
             return None
-        return self.turn_clock.deadline(rules)
+        return rules, self.turn_clock
 
     def position(self) -> Position:
         """Where memory stands (what ``load_snapshot`` advances from)."""
@@ -475,9 +484,7 @@ class TableAuthority:
         log.warning("a turn clock's consequence failed: %s", exc, extra=self._log_fields())
         if isinstance(exc, Unavailable) and self._alarm is None:
             version = self.version
-            self._alarm = asyncio.get_running_loop().call_later(
-                ALARM_RETRY_S, lambda: self._ring(version)
-            )
+            self._alarm = self.timekeeper.call_later(ALARM_RETRY_S, lambda: self._ring(version))
 
     async def _time_out(self, version: int) -> None:
         """Inside a command: the clock set at ``version`` rang. Nothing happens unless the
