@@ -34,6 +34,9 @@ WIN_WEIGHT = 2.0
 SCORE_WEIGHT = 1 / 66
 """What each point of score margin over the best other side is worth (it tells options apart
 when few worlds were played, or when no deal in them was won)."""
+TABLE_WIN_WEIGHT = 6.0
+"""The win weight of the bot's own decisions: the deal won matters far more than its game
+points."""
 POLICY_PRIOR = 0.05
 """A bonus per world for the action the rules-based policy itself would take (ties go to it)."""
 LUNA = 5
@@ -48,11 +51,8 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
     if len(legal) == 1:
         return legal[0].to_json()
     seen = Seen.from_view(view)
-    if view["bidding"]:
-        values = _bid_values(seen, legal, rng, deadline, MAX_WORLDS)
-    else:
-        prior = legal.index(decide(picture_of_seen(seen, seen.world(rng)), legal))
-        values = _play_values(seen, legal, rng, deadline, cutoff, MAX_WORLDS, WIN_WEIGHT, prior)
+    prior = legal.index(decide(picture_of_seen(seen, seen.world(rng)), legal))
+    values = _play_values(seen, legal, rng, deadline, cutoff, MAX_WORLDS, TABLE_WIN_WEIGHT, prior)
     # Ties go to passing in the auction (a bid expected to break even is not worth its risk).
     best = max(range(len(legal)), key=lambda i: (values[i], legal[i].type == "pass", -i))
     return legal[best].to_json()
