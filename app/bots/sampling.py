@@ -20,6 +20,7 @@ from app.engine import Action, State, apply
 from app.engine.scoring import bid_target
 
 from .group import decide, picture_of_seen, play_out
+from .inference import likely_world
 from .seen import Seen
 
 PLAYOUT_SHARE = 0.6
@@ -39,6 +40,12 @@ TABLE_WIN_WEIGHT = 6.0
 points."""
 POLICY_PRIOR = 0.05
 """A bonus per world for the action the rules-based policy itself would take (ties go to it)."""
+PRUNE_AFTER = 4
+"""Worlds played before an action may be dropped as clearly behind."""
+PRUNE_Z = 2.0
+"""Standard errors by which an action must trail the best to be dropped."""
+PRUNE_FLOOR = 0.5
+"""Added to the spread of the differences, so that a few equal worlds prove nothing."""
 LUNA = 5
 
 
@@ -51,6 +58,8 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
     if len(legal) == 1:
         return legal[0].to_json()
     seen = Seen.from_view(view)
+    if view["bidding"]:  # the Luna is never bid (as by the rules-based policy)
+        legal = [a for a in legal if a.type != "bid" or (a.level or 0) < LUNA]
     prior = legal.index(decide(picture_of_seen(seen, seen.world(rng)), legal))
     values = _play_values(seen, legal, rng, deadline, cutoff, MAX_WORLDS, TABLE_WIN_WEIGHT, prior)
     # Ties go to passing in the auction (a bid expected to break even is not worth its risk).
@@ -84,29 +93,53 @@ def _play_values(
 ) -> list[float]:
     """Mean value of each action over sampled worlds, each played out by the rules-based
     policy, until ``deadline`` (at least one world) or ``max_worlds``; ``prior`` gets the
-    policy's bonus."""
-    totals = [0.0] * len(legal)
+    policy's bonus.
+
+    With a ``prior`` (the bot's own decisions), an action that falls clearly behind the best
+    (:func:`_behind`, on the worlds both were played in) is dropped, so that the worlds left
+    go to the actions still in the running; a dropped action is worth minus infinity."""
+    scores: list[list[float]] = [[] for _ in legal]
+    dropped: dict[int, float] = {}
+    active = list(range(len(legal)))
     worlds = 0
     slowest = 0.0
     while worlds < max_worlds:
         begun = time.perf_counter()
         if worlds >= MIN_WORLDS and begun + slowest > deadline:
             break
-        world = seen.world(rng)
+        world = seen.world(rng) if prior is None else likely_world(seen, rng)
         values = []
-        for action in legal:
+        for i in active:
             if worlds and time.perf_counter() > cutoff:
                 break  # a world cut short is not counted
-            after, _ = apply(world, action)
-            values.append(_value(play_out(after), seen.seat, win_weight))
-        if len(values) < len(legal):
+            after, _ = apply(world, legal[i])
+            value = _value(play_out(after), seen.seat, win_weight)
+            values.append(value + (POLICY_PRIOR if i == prior else 0.0))
+        if len(values) < len(active):
             break
-        totals = [t + v for t, v in zip(totals, values, strict=True)]
-        if prior is not None:
-            totals[prior] += POLICY_PRIOR
+        for i, value in zip(active, values, strict=True):
+            scores[i].append(value)
         worlds += 1
         slowest = max(slowest, time.perf_counter() - begun)
-    return [t / max(worlds, 1) for t in totals]
+        if prior is not None and len(active) > 1 and worlds >= PRUNE_AFTER:
+            lead = max(active, key=lambda i: sum(scores[i]))
+            for i in list(active):
+                gap = _behind(scores[lead], scores[i])
+                if i != lead and gap > 0:
+                    active.remove(i)
+                    dropped[i] = -math.inf
+                    slowest = 0.0  # the worlds to come are cheaper
+    return [dropped[i] if i in dropped else sum(v) / max(len(v), 1) for i, v in enumerate(scores)]
+
+
+def _behind(best: list[float], other: list[float]) -> float:
+    """How far ``other`` is clearly behind ``best`` (0 if not clearly): the mean of their
+    differences on the worlds both were played in, less ``PRUNE_Z`` standard errors."""
+    diffs = [b - o for b, o in zip(best, other, strict=False)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
+    return max(0.0, mean - PRUNE_Z * (spread + PRUNE_FLOOR) / math.sqrt(n))
 
 
 def _value(end: State, seat: int, win_weight: float) -> float:
