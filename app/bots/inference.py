@@ -19,7 +19,7 @@ from app.engine import Card, State, legal_actions
 from .group import decide, picture_of_state
 from .seen import Seen
 
-WORLD_CHOICES = 6
+WORLD_CHOICES = 10
 """Worlds dealt to find one that explains the opponents' play (the best of them is kept)."""
 
 

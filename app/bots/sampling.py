@@ -23,7 +23,7 @@ from .group import decide, picture_of_seen, play_out
 from .inference import likely_world
 from .seen import Seen
 
-PLAYOUT_SHARE = 0.6
+PLAYOUT_SHARE = 0.7
 """Share of the budget the playouts may use; the rest covers the machine's hiccups."""
 CUTOFF_SHARE = 0.9
 """Past this share of the budget a world under way is dropped (one world is always played)."""
@@ -47,6 +47,8 @@ PRUNE_Z = 2.0
 PRUNE_FLOOR = 0.5
 """Added to the spread of the differences, so that a few equal worlds prove nothing."""
 LUNA = 5
+BID_CHOICES = 2
+"""Bids tried in the auction besides passing: the lowest ones (see :func:`_bids_worth_trying`)."""
 
 
 def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> dict[str, Any]:
@@ -58,13 +60,21 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
     if len(legal) == 1:
         return legal[0].to_json()
     seen = Seen.from_view(view)
-    if view["bidding"]:  # the Luna is never bid (as by the rules-based policy)
-        legal = [a for a in legal if a.type != "bid" or (a.level or 0) < LUNA]
+    if view["bidding"]:
+        legal = _bids_worth_trying(legal)
     prior = legal.index(decide(picture_of_seen(seen, seen.world(rng)), legal))
     values = _play_values(seen, legal, rng, deadline, cutoff, MAX_WORLDS, TABLE_WIN_WEIGHT, prior)
     # Ties go to passing in the auction (a bid expected to break even is not worth its risk).
     best = max(range(len(legal)), key=lambda i: (values[i], legal[i].type == "pass", -i))
     return legal[best].to_json()
+
+
+def _bids_worth_trying(legal: list[Action]) -> list[Action]:
+    """Passing and the two lowest bids below the Luna (never bid, as by the rules-based
+    policy): a higher bid only adds risk, unless it keeps a stronger bid out."""
+    levels = sorted(a.level for a in legal if a.type == "bid" and a.level is not None)
+    keep = [level for level in levels if level < LUNA][:BID_CHOICES]
+    return [a for a in legal if a.type != "bid" or a.level in keep]
 
 
 def action_values(

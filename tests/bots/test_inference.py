@@ -9,7 +9,6 @@ import pytest
 
 from app.bots import medium
 from app.bots.inference import likely_world, misfits
-from app.bots.sampling import _behind
 from app.bots.seen import Seen
 from app.engine import Action, apply, new_deal, preset, view
 
@@ -45,9 +44,3 @@ def test_likely_world_prefers_a_world_that_explains_the_play():
         assert sum(chosen) <= sum(plain)
         better += sum(chosen) < sum(plain)
     assert better > 5
-
-
-def test_an_action_is_dropped_only_when_clearly_behind():
-    assert _behind([6.0, 7.0, 6.0, 8.0, 7.0], [0.0, -1.0, 0.0, 1.0, 0.0]) > 0
-    assert _behind([6.0, 0.0, 6.0, 0.0], [0.0, 6.0, 0.0, 6.0]) == 0
-    assert _behind([1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]) == 0
