@@ -1,12 +1,15 @@
 """The hard bot at tables of three and four seats and with the 48-card deck.
 
 Determinized search: it deals the cards it cannot see at random many times, consistent with its
-view (:meth:`app.bots.seen.Seen.world`: hand sizes, shown cards, known voids), plays each legal
-action in every world and the rest of the deal with the rules-based policy of
+view (:meth:`app.bots.seen.Seen.world`: hand sizes, shown cards, known voids; at tables without
+a stock, preferring worlds that explain the opponents' play, :mod:`app.bots.inference`), plays
+each action in every world and the rest of the deal with the rules-based policy of
 :mod:`app.bots.group` in every seat (its partner's included), and takes the action with the best
 mean result for its side: game points won minus the best other side's, plus a weight for winning
-the deal. In the four-hand auction it plays its hand out in sampled worlds as the bidder and bids
-the level whose expected game points are highest (or passes when none is above zero).
+the deal and for the score margin. Actions that clearly trail the best are dropped along the way.
+The four-hand auction is searched the same way (passing and the two lowest bids, the rest of the
+auction played by the policy). :func:`action_values` (the analysis) values a bid by playing the
+hand out as the bidder: the level L is worth L x (2 P(made) - 1).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ MIN_WORLDS = 1
 MAX_WORLDS = 200
 WIN_WEIGHT = 2.0
 """What winning the deal is worth on top of the game-point margin."""
-SCORE_WEIGHT = 1 / 66
+SCORE_WEIGHT = 4 / 66
 """What each point of score margin over the best other side is worth (it tells options apart
 when few worlds were played, or when no deal in them was won)."""
 TABLE_WIN_WEIGHT = 6.0
