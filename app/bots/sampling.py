@@ -35,7 +35,7 @@ MIN_WORLDS = 1
 MAX_WORLDS = 200
 WIN_WEIGHT = 2.0
 """What winning the deal is worth on top of the game-point margin."""
-SCORE_WEIGHT = 4 / 66
+SCORE_WEIGHT = 1 / 66
 """What each point of score margin over the best other side is worth (it tells options apart
 when few worlds were played, or when no deal in them was won)."""
 TABLE_WIN_WEIGHT = 6.0
