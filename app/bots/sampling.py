@@ -1,12 +1,15 @@
 """The hard bot at tables of three and four seats and with the 48-card deck.
 
 Determinized search: it deals the cards it cannot see at random many times, consistent with its
-view (:meth:`app.bots.seen.Seen.world`: hand sizes, shown cards, known voids), plays each legal
-action in every world and the rest of the deal with the rules-based policy of
+view (:meth:`app.bots.seen.Seen.world`: hand sizes, shown cards, known voids; at tables without
+a stock, preferring worlds that explain the opponents' play, :mod:`app.bots.inference`), plays
+each action in every world and the rest of the deal with the rules-based policy of
 :mod:`app.bots.group` in every seat (its partner's included), and takes the action with the best
 mean result for its side: game points won minus the best other side's, plus a weight for winning
-the deal. In the four-hand auction it plays its hand out in sampled worlds as the bidder and bids
-the level whose expected game points are highest (or passes when none is above zero).
+the deal and for the score margin. Actions that clearly trail the best are dropped along the way.
+The four-hand auction is searched the same way (passing and the two lowest bids, the rest of the
+auction played by the policy). :func:`action_values` (the analysis) values a bid by playing the
+hand out as the bidder: the level L is worth L x (2 P(made) - 1).
 """
 
 from __future__ import annotations
@@ -20,9 +23,10 @@ from app.engine import Action, State, apply
 from app.engine.scoring import bid_target
 
 from .group import decide, picture_of_seen, play_out
+from .inference import likely_world
 from .seen import Seen
 
-PLAYOUT_SHARE = 0.6
+PLAYOUT_SHARE = 0.7
 """Share of the budget the playouts may use; the rest covers the machine's hiccups."""
 CUTOFF_SHARE = 0.9
 """Past this share of the budget a world under way is dropped (one world is always played)."""
@@ -34,9 +38,20 @@ WIN_WEIGHT = 2.0
 SCORE_WEIGHT = 1 / 66
 """What each point of score margin over the best other side is worth (it tells options apart
 when few worlds were played, or when no deal in them was won)."""
+TABLE_WIN_WEIGHT = 6.0
+"""The win weight of the bot's own decisions: the deal won matters far more than its game
+points."""
 POLICY_PRIOR = 0.05
 """A bonus per world for the action the rules-based policy itself would take (ties go to it)."""
+PRUNE_AFTER = 4
+"""Worlds played before an action may be dropped as clearly behind."""
+PRUNE_Z = 2.0
+"""Standard errors by which an action must trail the best to be dropped."""
+PRUNE_FLOOR = 0.5
+"""Added to the spread of the differences, so that a few equal worlds prove nothing."""
 LUNA = 5
+BID_CHOICES = 2
+"""Bids tried in the auction besides passing: the lowest ones (see :func:`_bids_worth_trying`)."""
 
 
 def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> dict[str, Any]:
@@ -49,13 +64,20 @@ def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> 
         return legal[0].to_json()
     seen = Seen.from_view(view)
     if view["bidding"]:
-        values = _bid_values(seen, legal, rng, deadline, MAX_WORLDS)
-    else:
-        prior = legal.index(decide(picture_of_seen(seen, seen.world(rng)), legal))
-        values = _play_values(seen, legal, rng, deadline, cutoff, MAX_WORLDS, WIN_WEIGHT, prior)
+        legal = _bids_worth_trying(legal)
+    prior = legal.index(decide(picture_of_seen(seen, seen.world(rng)), legal))
+    values = _play_values(seen, legal, rng, deadline, cutoff, MAX_WORLDS, TABLE_WIN_WEIGHT, prior)
     # Ties go to passing in the auction (a bid expected to break even is not worth its risk).
     best = max(range(len(legal)), key=lambda i: (values[i], legal[i].type == "pass", -i))
     return legal[best].to_json()
+
+
+def _bids_worth_trying(legal: list[Action]) -> list[Action]:
+    """Passing and the two lowest bids below the Luna (never bid, as by the rules-based
+    policy): a higher bid only adds risk, unless it keeps a stronger bid out."""
+    levels = sorted(a.level for a in legal if a.type == "bid" and a.level is not None)
+    keep = [level for level in levels if level < LUNA][:BID_CHOICES]
+    return [a for a in legal if a.type != "bid" or a.level in keep]
 
 
 def action_values(
@@ -84,29 +106,53 @@ def _play_values(
 ) -> list[float]:
     """Mean value of each action over sampled worlds, each played out by the rules-based
     policy, until ``deadline`` (at least one world) or ``max_worlds``; ``prior`` gets the
-    policy's bonus."""
-    totals = [0.0] * len(legal)
+    policy's bonus.
+
+    With a ``prior`` (the bot's own decisions), an action that falls clearly behind the best
+    (:func:`_behind`, on the worlds both were played in) is dropped, so that the worlds left
+    go to the actions still in the running; a dropped action is worth minus infinity."""
+    scores: list[list[float]] = [[] for _ in legal]
+    dropped: dict[int, float] = {}
+    active = list(range(len(legal)))
     worlds = 0
     slowest = 0.0
     while worlds < max_worlds:
         begun = time.perf_counter()
         if worlds >= MIN_WORLDS and begun + slowest > deadline:
             break
-        world = seen.world(rng)
+        world = seen.world(rng) if prior is None else likely_world(seen, rng)
         values = []
-        for action in legal:
+        for i in active:
             if worlds and time.perf_counter() > cutoff:
                 break  # a world cut short is not counted
-            after, _ = apply(world, action)
-            values.append(_value(play_out(after), seen.seat, win_weight))
-        if len(values) < len(legal):
+            after, _ = apply(world, legal[i])
+            value = _value(play_out(after), seen.seat, win_weight)
+            values.append(value + (POLICY_PRIOR if i == prior else 0.0))
+        if len(values) < len(active):
             break
-        totals = [t + v for t, v in zip(totals, values, strict=True)]
-        if prior is not None:
-            totals[prior] += POLICY_PRIOR
+        for i, value in zip(active, values, strict=True):
+            scores[i].append(value)
         worlds += 1
         slowest = max(slowest, time.perf_counter() - begun)
-    return [t / max(worlds, 1) for t in totals]
+        if prior is not None and len(active) > 1 and worlds >= PRUNE_AFTER:
+            lead = max(active, key=lambda i: sum(scores[i]))
+            for i in list(active):
+                gap = _behind(scores[lead], scores[i])
+                if i != lead and gap > 0:
+                    active.remove(i)
+                    dropped[i] = -math.inf
+                    slowest = 0.0  # the worlds to come are cheaper
+    return [dropped[i] if i in dropped else sum(v) / max(len(v), 1) for i, v in enumerate(scores)]
+
+
+def _behind(best: list[float], other: list[float]) -> float:
+    """How far ``other`` is clearly behind ``best`` (0 if not clearly): the mean of their
+    differences on the worlds both were played in, less ``PRUNE_Z`` standard errors."""
+    diffs = [b - o for b, o in zip(best, other, strict=False)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else math.inf
+    return max(0.0, mean - PRUNE_Z * (spread + PRUNE_FLOOR) / math.sqrt(n))
 
 
 def _value(end: State, seat: int, win_weight: float) -> float:
