@@ -8,6 +8,11 @@ somebody won), par for equal bots, the game points per deal of each bot's seats 
 each bot's mean and p95 decision time (figures, not a test). ``--variant three-hand``,
 ``--variant four-hand``, ``--variant german-32 --players 3`` and ``--variant german-48
 [--partners]`` play the tables of three and four.
+
+``--a-from PATH`` (or ``--b-from PATH``) plays that side's level with the bots of another
+checkout of this project at PATH, in a subprocess (:mod:`app.bots.pipe`) that gets each view as
+a JSON line and answers the action: ``--a hard --b hard --b-from ../older`` measures the hard
+bot against an older version of itself. The piped side's times include the pipe's round trip.
 """
 
 from __future__ import annotations
@@ -16,15 +21,60 @@ import argparse
 import json
 import math
 import random
+import subprocess
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from app.engine import PRESETS, Rules, apply, new_deal, preset, view
 
-from . import choose
+from . import choose, pipe
 from .choose import DEFAULT_BUDGET_S, LEVELS, choose_action
+
+Decide = Callable[[dict[str, Any], random.Random, float], dict[str, Any]]
+"""A player of the arena: the action for a view, given a random generator and a budget."""
+
+
+def in_process(level: str) -> Decide:
+    """The bot of ``level`` of this checkout (``choose_action``, with its fallback)."""
+
+    def decide(seen: dict[str, Any], rng: random.Random, budget_s: float) -> dict[str, Any]:
+        return choose_action(seen, level, rng, budget_s)
+
+    return decide
+
+
+class PipedBot:
+    """The bot of ``level`` of the checkout at ``root``, in a subprocess (:mod:`app.bots.pipe`)
+    that answers each view with its action; its budget is fixed when it starts."""
+
+    def __init__(self, root: str, level: str, budget_s: float, seed: int) -> None:
+        if not (Path(root) / "app" / "bots" / "choose.py").is_file():
+            raise ValueError(f"{root} holds no checkout of this project (no app/bots/choose.py)")
+        command = [sys.executable, pipe.__file__, "--root", str(Path(root).resolve())]
+        command += ["--level", level, "--budget", str(budget_s), "--seed", str(seed)]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root
+        )
+
+    def __call__(self, seen: dict[str, Any], rng: random.Random, budget_s: float) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(seen) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("the piped bot ended without answering")
+        action: dict[str, Any] = json.loads(line)
+        return action
+
+    def close(self) -> None:
+        """End the subprocess (it stops when its input ends)."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=10)
 
 
 @dataclass
@@ -60,13 +110,13 @@ def play_deal(
     variant: str,
     seed: str,
     dealer: int,
-    levels: Sequence[str],
+    players: Sequence[Decide],
     tallies: Sequence[Tally],
     rng: random.Random,
     budget_s: float,
     options: dict[str, Any] | None = None,
 ) -> int | None:
-    """Play one deal with ``levels[s]`` in seat ``s``, timing each decision in ``tallies[s]``;
+    """Play one deal with ``players[s]`` in seat ``s``, timing each decision in ``tallies[s]``;
     return the winning side (None for a void deal or one everybody passed). Game points and
     deal wins are credited once per side, to the tally of the side's first seat."""
     state = new_deal(preset(variant, **(options or {})), seed=seed, dealer=dealer)
@@ -74,7 +124,7 @@ def play_deal(
         seat = state.to_move
         assert seat is not None
         start = time.perf_counter()
-        action = choose_action(dict(view(state, seat)), levels[seat], rng, budget_s)
+        action = players[seat](dict(view(state, seat)), rng, budget_s)
         tallies[seat].times.append(time.perf_counter() - start)
         state, _ = apply(state, action)
     result = state.deal_results[-1]
@@ -112,9 +162,34 @@ def run(
     seed: int = 0,
     budget_s: float = DEFAULT_BUDGET_S,
     options: dict[str, Any] | None = None,
+    a_from: str | None = None,
+    b_from: str | None = None,
 ) -> Figures:
     """Play ``deals`` seeded deals, each once per rotation of the seats (:func:`seatings`),
-    with bot A in its seats and bot B in all the others."""
+    with bot A in its seats and bot B in all the others (a side with ``a_from``/``b_from``
+    plays with the bots of the checkout at that path, :class:`PipedBot`)."""
+    piped: dict[str, PipedBot] = {}
+    try:
+        for side, root, level in (("a", a_from, a), ("b", b_from, b)):
+            if root:
+                piped[side] = PipedBot(root, level, budget_s, seed)
+        player_a = piped.get("a") or in_process(a)
+        player_b = piped.get("b") or in_process(b)
+        return _run(player_a, player_b, variant, deals, seed, budget_s, options)
+    finally:
+        for bot in piped.values():
+            bot.close()
+
+
+def _run(
+    a: Decide,
+    b: Decide,
+    variant: str,
+    deals: int,
+    seed: int,
+    budget_s: float,
+    options: dict[str, Any] | None,
+) -> Figures:
     rules = preset(variant, **(options or {}))
     rng = random.Random(seed)
     ta, tb = Tally(), Tally()
@@ -123,9 +198,9 @@ def run(
         deal_seed = f"arena-{seed}-{i}"
         for places in seatings(rules):
             seats = [ta if is_a else tb for is_a in places]
-            levels = [a if is_a else b for is_a in places]
+            players = [a if is_a else b for is_a in places]
             winner = play_deal(
-                variant, deal_seed, i % rules.players, levels, seats, rng, budget_s, options
+                variant, deal_seed, i % rules.players, players, seats, rng, budget_s, options
             )
             figures.deals += 1
             figures.undecided += winner is None
@@ -152,6 +227,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variant", choices=PRESETS, default="schnapsen")
     parser.add_argument("--players", type=int, help="seats, where the preset allows a choice")
     parser.add_argument("--partners", action="store_true", help="german-48 in partnerships")
+    parser.add_argument("--a-from", metavar="PATH", help="play A with the checkout at PATH")
+    parser.add_argument("--b-from", metavar="PATH", help="play B with the checkout at PATH")
     parser.add_argument("--deals", type=int, default=1000, help="seeded deals (each rotated)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET_S, help="seconds per move")
@@ -169,7 +246,17 @@ def main(argv: list[str] | None = None) -> None:
     choose.on_failure = failure_recorder(args.failures)
     start = time.perf_counter()
     rules = preset(args.variant, **options)
-    f = run(args.a, args.b, args.variant, args.deals, args.seed, args.budget, options)
+    f = run(
+        args.a,
+        args.b,
+        args.variant,
+        args.deals,
+        args.seed,
+        args.budget,
+        options,
+        args.a_from,
+        args.b_from,
+    )
     rotations = len(seatings(rules))
     decided = f.deals - f.undecided
     who = "one seat" if not rules.partners else "one side"
@@ -195,6 +282,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{par:.1%} of the deals somebody won"
     )
     for name, tally in ((f"A {args.a}", f.a), (f"B {args.b}", f.b)):
+        name += " (piped)" if (args.a_from if name[0] == "A" else args.b_from) else ""
         print(
             f"{name:10s} game points/deal {tally.game_points / f.deals:5.2f}  decision mean "
             f"{tally.mean_ms():6.1f} ms  p95 {tally.p95_ms():6.1f} ms  ({len(tally.times)} moves)"
