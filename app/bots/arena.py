@@ -32,19 +32,24 @@ from typing import Any
 from app.engine import PRESETS, Rules, apply, new_deal, preset, view
 
 from . import choose, pipe
-from .choose import DEFAULT_BUDGET_S, LEVELS, choose_action
+from .choose import DEFAULT_BUDGET_S, LEVEL_BUDGETS_S, LEVELS, choose_action
 
-Decide = Callable[[dict[str, Any], random.Random, float], dict[str, Any]]
-"""A player of the arena: the action for a view, given a random generator and a budget."""
+Decide = Callable[[dict[str, Any], random.Random], dict[str, Any]]
+"""A player of the arena: the action for a view, given a random generator."""
 
 
-def in_process(level: str) -> Decide:
+def in_process(level: str, budget_s: float) -> Decide:
     """The bot of ``level`` of this checkout (``choose_action``, with its fallback)."""
 
-    def decide(seen: dict[str, Any], rng: random.Random, budget_s: float) -> dict[str, Any]:
+    def decide(seen: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         return choose_action(seen, level, rng, budget_s)
 
     return decide
+
+
+def level_budget(level: str, budget_s: float, expert_budget_s: float) -> float:
+    """The thinking time per move of ``level``: the expert's own, or everybody else's."""
+    return expert_budget_s if level == "expert" else budget_s
 
 
 class PipedBot:
@@ -60,7 +65,7 @@ class PipedBot:
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root
         )
 
-    def __call__(self, seen: dict[str, Any], rng: random.Random, budget_s: float) -> dict[str, Any]:
+    def __call__(self, seen: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.write(json.dumps(seen) + "\n")
         self.process.stdin.flush()
@@ -110,21 +115,23 @@ def play_deal(
     variant: str,
     seed: str,
     dealer: int,
-    players: Sequence[Decide],
+    players: Sequence[Decide | str],
     tallies: Sequence[Tally],
     rng: random.Random,
     budget_s: float,
     options: dict[str, Any] | None = None,
 ) -> int | None:
-    """Play one deal with ``players[s]`` in seat ``s``, timing each decision in ``tallies[s]``;
-    return the winning side (None for a void deal or one everybody passed). Game points and
-    deal wins are credited once per side, to the tally of the side's first seat."""
+    """Play one deal with ``players[s]`` (a player, or a level thinking ``budget_s``) in
+    seat ``s``, timing each decision in ``tallies[s]``; return the winning side (None for a
+    void deal or one everybody passed). Game points and deal wins are credited once per side,
+    to the tally of the side's first seat."""
     state = new_deal(preset(variant, **(options or {})), seed=seed, dealer=dealer)
+    deciders = [in_process(p, budget_s) if isinstance(p, str) else p for p in players]
     while not state.deal_over:
         seat = state.to_move
         assert seat is not None
         start = time.perf_counter()
-        action = players[seat](dict(view(state, seat)), rng, budget_s)
+        action = deciders[seat](dict(view(state, seat)), rng)
         tallies[seat].times.append(time.perf_counter() - start)
         state, _ = apply(state, action)
     result = state.deal_results[-1]
@@ -164,18 +171,22 @@ def run(
     options: dict[str, Any] | None = None,
     a_from: str | None = None,
     b_from: str | None = None,
+    expert_budget_s: float = LEVEL_BUDGETS_S["expert"],
 ) -> Figures:
     """Play ``deals`` seeded deals, each once per rotation of the seats (:func:`seatings`),
     with bot A in its seats and bot B in all the others (a side with ``a_from``/``b_from``
-    plays with the bots of the checkout at that path, :class:`PipedBot`)."""
+    plays with the bots of the checkout at that path, :class:`PipedBot`). The expert level
+    thinks ``expert_budget_s`` per move, every other level ``budget_s``."""
     piped: dict[str, PipedBot] = {}
     try:
         for side, root, level in (("a", a_from, a), ("b", b_from, b)):
             if root:
-                piped[side] = PipedBot(root, level, budget_s, seed)
-        player_a = piped.get("a") or in_process(a)
-        player_b = piped.get("b") or in_process(b)
-        return _run(player_a, player_b, variant, deals, seed, budget_s, options)
+                piped[side] = PipedBot(
+                    root, level, level_budget(level, budget_s, expert_budget_s), seed
+                )
+        player_a = piped.get("a") or in_process(a, level_budget(a, budget_s, expert_budget_s))
+        player_b = piped.get("b") or in_process(b, level_budget(b, budget_s, expert_budget_s))
+        return _run(player_a, player_b, variant, deals, seed, options)
     finally:
         for bot in piped.values():
             bot.close()
@@ -187,7 +198,6 @@ def _run(
     variant: str,
     deals: int,
     seed: int,
-    budget_s: float,
     options: dict[str, Any] | None,
 ) -> Figures:
     rules = preset(variant, **(options or {}))
@@ -200,7 +210,7 @@ def _run(
             seats = [ta if is_a else tb for is_a in places]
             players = [a if is_a else b for is_a in places]
             winner = play_deal(
-                variant, deal_seed, i % rules.players, players, seats, rng, budget_s, options
+                variant, deal_seed, i % rules.players, players, seats, rng, 0.0, options
             )
             figures.deals += 1
             figures.undecided += winner is None
@@ -231,7 +241,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--b-from", metavar="PATH", help="play B with the checkout at PATH")
     parser.add_argument("--deals", type=int, default=1000, help="seeded deals (each rotated)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET_S, help="seconds per move")
+    parser.add_argument(
+        "--budget", type=float, default=DEFAULT_BUDGET_S, help="seconds per move (not expert)"
+    )
+    parser.add_argument(
+        "--expert-budget",
+        type=float,
+        default=LEVEL_BUDGETS_S["expert"],
+        help="the expert level's seconds per move",
+    )
     parser.add_argument(
         "--failures",
         default="arena-failures.jsonl",
@@ -256,6 +274,7 @@ def main(argv: list[str] | None = None) -> None:
         options,
         args.a_from,
         args.b_from,
+        args.expert_budget,
     )
     rotations = len(seatings(rules))
     decided = f.deals - f.undecided

@@ -5,7 +5,12 @@ turned trump card, cards shown for marriages or taken by an exchange), recompute
 the way a player counts in their head (scores are hidden in manual claim mode), finds the
 closing-time freeze, and records what strict-phase play revealed about the opponent's hand:
 a suit it could not follow (void), no trump when it neither followed nor trumped, and, under
-``strict=head``, no card above the led card when it followed without heading the trick.
+``strict=head``, no card above the led card when it followed without heading the trick. From
+the card the opponent has just led it also infers what a player who held it would have done
+first: a king or queen led without its marriage means the partner is not in that hand, and a
+lead without the exchange it was allowed means it lacks the trump card to exchange (players
+take both whenever they can; an inference the cards contradict is dropped when worlds are
+dealt).
 
 ``sample_positions`` then deals the unseen cards into full positions consistent with all that.
 """
@@ -18,7 +23,18 @@ from typing import Any
 
 from app.engine import Rules, full_deck
 
-from .cards import ABOVE, POINTS_LIST, SUIT_MASK, card_id, cards_of, mask_of, suit_id
+from .cards import (
+    ABOVE,
+    KING,
+    POINTS_LIST,
+    QUEEN,
+    RANK_ORDER,
+    SUIT_MASK,
+    card_id,
+    cards_of,
+    mask_of,
+    suit_id,
+)
 from .playout import Position, Table
 
 
@@ -45,6 +61,9 @@ class Knowledge:
     """Cards known to be in the opponent's hand (shown for a marriage or taken by exchange)."""
     opponent_allowed: int
     """Cards the opponent may hold, given what its strict-phase play revealed."""
+    opponent_unlikely: int
+    """Cards the opponent would have used had it held them (inferred from how players play,
+    not from the rules: a world without them is preferred, not required)."""
     opponent_count: int
     card_points: tuple[int, int]
     marriages: tuple[int, int]
@@ -135,6 +154,7 @@ class Knowledge:
         known = shown & ~seen_elsewhere
         trump = suit_id(view["trump"])
         allowed = _allowed(tricks[open_tricks:], opponent, trump, table.strict_head) | known
+        unlikely = _passed_over(view, rules, lead, trump, won[opponent]) if lead >= 0 else 0
         return cls(
             rules=rules,
             table=table,
@@ -148,6 +168,7 @@ class Knowledge:
             played=played,
             opponent_known=known,
             opponent_allowed=allowed,
+            opponent_unlikely=unlikely & ~known,
             opponent_count=view["hand_counts"][opponent],
             card_points=(points[0], points[1]),
             marriages=(credited[0], credited[1]),
@@ -197,13 +218,38 @@ def _allowed(strict_tricks: list[dict[str, Any]], opponent: int, trump: int, hea
     return allowed
 
 
+def _passed_over(view: dict[str, Any], rules: Rules, lead: int, trump: int, won: int) -> int:
+    """Cards the opponent would not have led ``lead`` holding, on this very lead (no card
+    drawn since): the partner of a king or queen led without its marriage, and the trump
+    card of the exchange when the exchange was allowed and not taken."""
+    stock_open = view["closed_by"] is None and view["stock"] > 0
+    passed = 0
+    suit, rank = divmod(lead, 8)
+    married = any(
+        m["seat"] != view["seat"] and suit_id(m["suit"]) == suit for m in view["marriages"]
+    )
+    if (stock_open or rules.marriages_in_strict_phase) and rank in (QUEEN, KING) and not married:
+        passed |= 1 << (suit * 8 + (KING if rank == QUEEN else QUEEN))
+    low = trump * 8 + RANK_ORDER.index(rules.exchange_rank)
+    if (
+        stock_open
+        and view["trump_card"] is not None
+        and card_id(view["trump_card"]) != low
+        and view["stock"] >= rules.exchange_min_stock
+        and (won > 0 or not rules.exchange_needs_trick)
+    ):
+        passed |= 1 << low
+    return passed
+
+
 def sample_positions(knowledge: Knowledge, n: int, rng: random.Random) -> list[Position]:
     """``n`` full positions (the unseen cards dealt at random) consistent with ``knowledge``.
 
-    The opponent gets its known cards plus a random choice among the cards it may hold; the rest
-    go to the stock in random order above the turned card. If the inferences leave too few
-    cards for the opponent, or more cards for the stock than it holds (an exhausted stock holds
-    none), they are dropped: the count of cards is a fact, an inference is not.
+    The opponent gets its known cards plus a random choice among the cards it may hold (and
+    would not have used already, while that leaves enough); the rest go to the stock in random
+    order above the turned card. If the inferences leave too few cards for the opponent, or
+    more cards for the stock than it holds (an exhausted stock holds none), they are dropped:
+    the count of cards is a fact, an inference is not.
     """
     k = knowledge
     me, opp = k.seat, k.opponent
@@ -211,10 +257,10 @@ def sample_positions(knowledge: Knowledge, n: int, rng: random.Random) -> list[P
     pool = k.unseen & ~k.opponent_known & ~turned
     need = k.opponent_count - k.opponent_known.bit_count()
     hidden_stock = k.stock - (1 if k.turned >= 0 else 0)
-    may = cards_of(pool & k.opponent_allowed)
-    must_stock = cards_of(pool & ~k.opponent_allowed)
-    if len(may) < need or len(must_stock) > hidden_stock:
-        may, must_stock = cards_of(pool), []
+    for allowed in (k.opponent_allowed & ~k.opponent_unlikely, k.opponent_allowed, pool):
+        may, must_stock = cards_of(pool & allowed), cards_of(pool & ~allowed)
+        if len(may) >= need and len(must_stock) <= hidden_stock:
+            break
     positions = []
     for _ in range(n):
         rng.shuffle(may)
