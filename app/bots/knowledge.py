@@ -64,6 +64,10 @@ class Knowledge:
     opponent_unlikely: int
     """Cards the opponent would have used had it held them (inferred from how players play,
     not from the rules: a world without them is preferred, not required)."""
+    opponent_hints: tuple[tuple[int, int], ...]
+    """Cards the opponent would have used earlier had it held them then, each with the count
+    of cards it has drawn since: a world that gives it such a card is kept only with the odds
+    that the card came in one of those draws."""
     opponent_count: int
     card_points: tuple[int, int]
     marriages: tuple[int, int]
@@ -154,7 +158,10 @@ class Knowledge:
         known = shown & ~seen_elsewhere
         trump = suit_id(view["trump"])
         allowed = _allowed(tricks[open_tricks:], opponent, trump, table.strict_head) | known
-        unlikely = _passed_over(view, rules, lead, trump, won[opponent]) if lead >= 0 else 0
+        hints = _hints(view, rules, trump, open_tricks)
+        unlikely = 0
+        for missing, drawn in hints:
+            unlikely |= missing if drawn == 0 else 0
         return cls(
             rules=rules,
             table=table,
@@ -169,6 +176,7 @@ class Knowledge:
             opponent_known=known,
             opponent_allowed=allowed,
             opponent_unlikely=unlikely & ~known,
+            opponent_hints=tuple((missing & ~known, drawn) for missing, drawn in hints if drawn),
             opponent_count=view["hand_counts"][opponent],
             card_points=(points[0], points[1]),
             marriages=(credited[0], credited[1]),
@@ -218,28 +226,70 @@ def _allowed(strict_tricks: list[dict[str, Any]], opponent: int, trump: int, hea
     return allowed
 
 
-def _passed_over(view: dict[str, Any], rules: Rules, lead: int, trump: int, won: int) -> int:
-    """Cards the opponent would not have led ``lead`` holding, on this very lead (no card
-    drawn since): the partner of a king or queen led without its marriage, and the trump
-    card of the exchange when the exchange was allowed and not taken."""
-    stock_open = view["closed_by"] is None and view["stock"] > 0
-    passed = 0
-    suit, rank = divmod(lead, 8)
-    married = any(
-        m["seat"] != view["seat"] and suit_id(m["suit"]) == suit for m in view["marriages"]
-    )
-    if (stock_open or rules.marriages_in_strict_phase) and rank in (QUEEN, KING) and not married:
-        passed |= 1 << (suit * 8 + (KING if rank == QUEEN else QUEEN))
+def _hints(
+    view: dict[str, Any], rules: Rules, trump: int, open_tricks: int
+) -> list[tuple[int, int]]:
+    """What the opponent's leads and follows say it did not hold at the time: pairs of (cards,
+    cards it has drawn since). A player leads a king or queen with its marriage, exchanges
+    when allowed, and takes a plain card led to it with the ace or ten of that suit while the
+    stock is open; a lead or follow that did not means it lacked those cards then."""
+    seat = view["seat"]
+    opponent = 1 - seat
     low = trump * 8 + RANK_ORDER.index(rules.exchange_rank)
-    if (
-        stock_open
-        and view["trump_card"] is not None
-        and card_id(view["trump_card"]) != low
-        and view["stock"] >= rules.exchange_min_stock
-        and (won > 0 or not rules.exchange_needs_trick)
-    ):
-        passed |= 1 << low
-    return passed
+    exchange_open = view["trump_card"] is not None and card_id(view["trump_card"]) != low
+    married = {suit_id(m["suit"]) for m in view["marriages"] if m["seat"] == opponent}
+    stock_size = Table.from_rules(rules).stock_size
+    hints = []
+    won = 0
+    tricks = [t["cards"] for t in view["tricks"]]
+    if view["trick"]:
+        tricks.append(view["trick"])
+    for i, cards in enumerate(tricks):
+        stock_open = i < open_tricks or (
+            i == len(view["tricks"]) and view["closed_by"] is None and view["stock"] > 0
+        )
+        drawn = max(0, open_tricks - i)
+        led_by, led = cards[0]["seat"], card_id(cards[0]["card"])
+        suit, rank = divmod(led, 8)
+        missing = 0
+        if led_by == opponent:
+            may_marry = stock_open or rules.marriages_in_strict_phase
+            if may_marry and rank in (QUEEN, KING) and suit not in married:
+                missing |= 1 << (suit * 8 + (KING if rank == QUEEN else QUEEN))
+            if (
+                exchange_open
+                and stock_open
+                and stock_size - 2 * i >= rules.exchange_min_stock
+                and (won > 0 or not rules.exchange_needs_trick)
+            ):
+                missing |= 1 << low
+        elif len(cards) > 1 and stock_open and suit != trump:
+            follow = card_id(cards[1]["card"])
+            if not (follow >> 3 == suit and follow > led):
+                missing |= int(SUIT_MASK[suit]) & int(ABOVE[led]) & _ACES_AND_TENS
+        if missing:
+            hints.append((missing, drawn))
+        if i < len(view["tricks"]):
+            won += view["tricks"][i]["winner"] == opponent
+    return hints
+
+
+_ACES_AND_TENS = mask_of(f"{r}{s}" for r in "AT" for s in "CDHS")
+
+
+HINT_TRIES = 20
+"""Deals tried for one world before the last is taken whatever the hints say."""
+
+
+def _hint_odds(k: Knowledge, dealt: list[int]) -> float:
+    """The odds of a deal of ``dealt`` to the opponent given its earlier play: for each card
+    it would have used had it held it then, the chance the card came in a later draw."""
+    odds = 1.0
+    for cards, drawn in k.opponent_hints:
+        for c in dealt:
+            if (cards >> c) & 1:
+                odds *= min(1.0, drawn / max(k.opponent_count, 1))
+    return odds
 
 
 def sample_positions(knowledge: Knowledge, n: int, rng: random.Random) -> list[Position]:
@@ -263,7 +313,10 @@ def sample_positions(knowledge: Knowledge, n: int, rng: random.Random) -> list[P
             break
     positions = []
     for _ in range(n):
-        rng.shuffle(may)
+        for _ in range(HINT_TRIES):
+            rng.shuffle(may)
+            if rng.random() < _hint_odds(k, may[:need]):
+                break
         opp_hand = k.opponent_known
         for c in may[:need]:
             opp_hand |= 1 << c
