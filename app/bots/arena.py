@@ -172,11 +172,13 @@ def run(
     a_from: str | None = None,
     b_from: str | None = None,
     expert_budget_s: float = LEVEL_BUDGETS_S["expert"],
+    progress: int = 0,
 ) -> Figures:
     """Play ``deals`` seeded deals, each once per rotation of the seats (:func:`seatings`),
     with bot A in its seats and bot B in all the others (a side with ``a_from``/``b_from``
     plays with the bots of the checkout at that path, :class:`PipedBot`). The expert level
-    thinks ``expert_budget_s`` per move, every other level ``budget_s``."""
+    thinks ``expert_budget_s`` per move, every other level ``budget_s``. With ``progress``, the
+    figures so far are printed every that many seeded deals."""
     piped: dict[str, PipedBot] = {}
     try:
         for side, root, level in (("a", a_from, a), ("b", b_from, b)):
@@ -186,7 +188,7 @@ def run(
                 )
         player_a = piped.get("a") or in_process(a, level_budget(a, budget_s, expert_budget_s))
         player_b = piped.get("b") or in_process(b, level_budget(b, budget_s, expert_budget_s))
-        return _run(player_a, player_b, variant, deals, seed, options)
+        return _run(player_a, player_b, variant, deals, seed, options, progress)
     finally:
         for bot in piped.values():
             bot.close()
@@ -199,6 +201,7 @@ def _run(
     deals: int,
     seed: int,
     options: dict[str, Any] | None,
+    progress: int = 0,
 ) -> Figures:
     rules = preset(variant, **(options or {}))
     rng = random.Random(seed)
@@ -214,6 +217,14 @@ def _run(
             )
             figures.deals += 1
             figures.undecided += winner is None
+        if progress and (i + 1) % progress == 0 and i + 1 < deals:
+            low, high = wilson(ta.deals_won, figures.deals)
+            print(
+                f"  after {i + 1} seeded deals ({figures.deals} deals): A won "
+                f"{ta.deals_won} ({ta.deals_won / figures.deals:.1%}, 95% CI {low:.1%} to "
+                f"{high:.1%}); A mean {ta.mean_ms():.1f} ms p95 {ta.p95_ms():.1f} ms",
+                flush=True,
+            )
     return figures
 
 
@@ -241,6 +252,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--b-from", metavar="PATH", help="play B with the checkout at PATH")
     parser.add_argument("--deals", type=int, default=1000, help="seeded deals (each rotated)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--progress", type=int, default=0, metavar="N", help="print the figures every N deals"
+    )
     parser.add_argument(
         "--budget", type=float, default=DEFAULT_BUDGET_S, help="seconds per move (not expert)"
     )
@@ -275,6 +289,7 @@ def main(argv: list[str] | None = None) -> None:
         args.a_from,
         args.b_from,
         args.expert_budget,
+        args.progress,
     )
     rotations = len(seatings(rules))
     decided = f.deals - f.undecided

@@ -2,11 +2,13 @@
 
 While the stock is open it deals the unseen cards at random many times
 (:func:`app.bots.knowledge.sample_positions`: voids, marriage partners and the exchanged card
-respected), plays each legal option in every world followed by fast greedy playouts
-(:mod:`app.bots.playout`), and takes the option with the best mean game-point margin. Once the
-stock is exhausted every hidden card is in the opponent's hand, and it solves the position
-exactly with alpha-beta (:mod:`app.bots.solver`); with a closed stock it solves a sample of
-worlds and takes the option that does best on average.
+respected, the opponent's earlier play weighed), plays each legal option in every world
+followed by fast greedy playouts (:mod:`app.bots.playout`), and takes the option with the best
+mean game-point margin. Once the stock is exhausted every hidden card is in the opponent's
+hand, and it solves the position exactly with alpha-beta (:mod:`app.bots.solver`); with a
+closed stock, or a stock down to its last open trick (a sampled world fixes the draws too), it
+solves a sample of worlds and takes the option that does best on average. :class:`Search`
+says how much it searches; the expert level (:mod:`app.bots.expert`) searches more.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def action_values(
         return sampling.action_values(view, rng, worlds, win_weight)
     legal: list[dict[str, Any]] = list(view["legal"])
     k = Knowledge.from_view(view)
-    if k.stock_open:
+    if k.stock_open and k.stock > HARD.open_solve_stock:
         return _playout_values(k, legal, rng, math.inf, win_weight)
     return _solved_values(k, legal, rng, math.inf, win_weight, worlds)
 
