@@ -37,6 +37,8 @@ from .playout import (
 _ABOVE = [int(m) for m in ABOVE]
 _SUIT = [int(m) for m in SUIT_MASK]
 INF = 1000
+_BY_POINTS = [-p for p in POINTS_LIST]
+"""Sort key of a card: the highest first."""
 
 
 @dataclass(slots=True)
@@ -60,6 +62,8 @@ class Solver:
 
     def __init__(self, table: Table, position: Position, root: int) -> None:
         self.table = table
+        self._lead_order = [-POINTS_LIST[c] - 20 * ((c >> 3) == position.trump) for c in range(32)]
+        """Sort key of a lead: trumps first, then the highest cards."""
         self.bound = max(3, int(table.deal_values().max()))
         """No deal ends with a larger margin (game points 1 to 3, a failed closing -3): a
         search window clamped to it prunes as soon as a side reaches it."""
@@ -100,7 +104,7 @@ class Solver:
         if n.lead >= 0:
             if stock_open:
                 cards = cards_of(hand)
-                cards.sort(key=lambda c: -POINTS_LIST[c])
+                cards.sort(key=_BY_POINTS.__getitem__)
                 return columns + cards
             return columns + self._follow_cards(hand, n.lead)
         if stock_open:
@@ -111,7 +115,7 @@ class Solver:
                 if (hand >> q) & 1 and (hand >> k) & 1:
                     columns += [MARRIAGE_COL + 2 * suit, MARRIAGE_COL + 2 * suit + 1]
         cards = cards_of(hand)
-        cards.sort(key=lambda c: -POINTS_LIST[c] - 20 * ((c >> 3) == self.trump))
+        cards.sort(key=self._lead_order.__getitem__)
         return columns + cards
 
     def _open_extras(self, seat: int, hand: int) -> list[int]:
@@ -139,7 +143,7 @@ class Solver:
         else:
             allowed = same or hand
         cards = cards_of(allowed)
-        cards.sort(key=lambda c: -POINTS_LIST[c])
+        cards.sort(key=_BY_POINTS.__getitem__)
         return cards
 
     def _score(self, seat: int) -> int:
