@@ -80,6 +80,10 @@ class Settings(BaseSettings):
     # Thinking time per bot move (seconds), and the worker processes bots think in
     # (0: threads of the server process, for tests).
     bot_budget: float = Field(default=0.15, gt=0, le=5)
+    # The expert level's thinking time per move, and its turns' pause instead of BOT_PAUSE
+    # (keep BOT_EXPERT_PAUSE above twice BOT_EXPERT_BUDGET: the pause hides the think time).
+    bot_expert_budget: float = Field(default=1.0, gt=0, le=10)
+    bot_expert_pause: float = Field(default=2.2, ge=0)
     bot_workers: int = Field(default=1, ge=0, le=64)
 
     # Turn clocks (app/services/clocks.py): a ``move`` clock's seconds per move and time bank

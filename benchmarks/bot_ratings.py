@@ -25,7 +25,7 @@ from typing import Any
 
 from app.bots import LEVELS, choose
 from app.bots.arena import wilson
-from app.bots.choose import DEFAULT_BUDGET_S, choose_action
+from app.bots.choose import choose_action, default_budget
 from app.engine import PRESETS, apply, new_match, preset, view
 from app.services.ratings import MODEL, MU
 
@@ -40,7 +40,8 @@ def play_match(variant: str, seed: str, levels: tuple[str, str], rng: random.Ran
         seat = state.to_move
         assert seat is not None
         state, _ = apply(
-            state, choose_action(view(state, seat), levels[seat], rng, DEFAULT_BUDGET_S)
+            state,
+            choose_action(view(state, seat), levels[seat], rng, default_budget(levels[seat])),
         )
     assert state.match_winner is not None
     return state.match_winner

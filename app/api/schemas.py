@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-BotLevel = Literal["easy", "medium", "hard"]
+BotLevel = Literal["easy", "medium", "hard", "expert"]
 
 
 class ErrorDetail(BaseModel):

@@ -8,6 +8,11 @@ somebody won), par for equal bots, the game points per deal of each bot's seats 
 each bot's mean and p95 decision time (figures, not a test). ``--variant three-hand``,
 ``--variant four-hand``, ``--variant german-32 --players 3`` and ``--variant german-48
 [--partners]`` play the tables of three and four.
+
+``--a-from PATH`` (or ``--b-from PATH``) plays that side's level with the bots of another
+checkout of this project at PATH, in a subprocess (:mod:`app.bots.pipe`) that gets each view as
+a JSON line and answers the action: ``--a hard --b hard --b-from ../older`` measures the hard
+bot against an older version of itself. The piped side's times include the pipe's round trip.
 """
 
 from __future__ import annotations
@@ -16,15 +21,65 @@ import argparse
 import json
 import math
 import random
+import subprocess
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from app.engine import PRESETS, Rules, apply, new_deal, preset, view
 
-from . import choose
-from .choose import DEFAULT_BUDGET_S, LEVELS, choose_action
+from . import choose, pipe
+from .choose import DEFAULT_BUDGET_S, LEVEL_BUDGETS_S, LEVELS, choose_action
+
+Decide = Callable[[dict[str, Any], random.Random], dict[str, Any]]
+"""A player of the arena: the action for a view, given a random generator."""
+
+
+def in_process(level: str, budget_s: float) -> Decide:
+    """The bot of ``level`` of this checkout (``choose_action``, with its fallback)."""
+
+    def decide(seen: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        return choose_action(seen, level, rng, budget_s)
+
+    return decide
+
+
+def level_budget(level: str, budget_s: float, expert_budget_s: float) -> float:
+    """The thinking time per move of ``level``: the expert's own, or everybody else's."""
+    return expert_budget_s if level == "expert" else budget_s
+
+
+class PipedBot:
+    """The bot of ``level`` of the checkout at ``root``, in a subprocess (:mod:`app.bots.pipe`)
+    that answers each view with its action; its budget is fixed when it starts."""
+
+    def __init__(self, root: str, level: str, budget_s: float, seed: int) -> None:
+        if not (Path(root) / "app" / "bots" / "choose.py").is_file():
+            raise ValueError(f"{root} holds no checkout of this project (no app/bots/choose.py)")
+        command = [sys.executable, pipe.__file__, "--root", str(Path(root).resolve())]
+        command += ["--level", level, "--budget", str(budget_s), "--seed", str(seed)]
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=root
+        )
+
+    def __call__(self, seen: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(seen) + "\n")
+        self.process.stdin.flush()
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("the piped bot ended without answering")
+        action: dict[str, Any] = json.loads(line)
+        return action
+
+    def close(self) -> None:
+        """End the subprocess (it stops when its input ends)."""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=10)
 
 
 @dataclass
@@ -60,21 +115,23 @@ def play_deal(
     variant: str,
     seed: str,
     dealer: int,
-    levels: Sequence[str],
+    players: Sequence[Decide | str],
     tallies: Sequence[Tally],
     rng: random.Random,
     budget_s: float,
     options: dict[str, Any] | None = None,
 ) -> int | None:
-    """Play one deal with ``levels[s]`` in seat ``s``, timing each decision in ``tallies[s]``;
-    return the winning side (None for a void deal or one everybody passed). Game points and
-    deal wins are credited once per side, to the tally of the side's first seat."""
+    """Play one deal with ``players[s]`` (a player, or a level thinking ``budget_s``) in
+    seat ``s``, timing each decision in ``tallies[s]``; return the winning side (None for a
+    void deal or one everybody passed). Game points and deal wins are credited once per side,
+    to the tally of the side's first seat."""
     state = new_deal(preset(variant, **(options or {})), seed=seed, dealer=dealer)
+    deciders = [in_process(p, budget_s) if isinstance(p, str) else p for p in players]
     while not state.deal_over:
         seat = state.to_move
         assert seat is not None
         start = time.perf_counter()
-        action = choose_action(dict(view(state, seat)), levels[seat], rng, budget_s)
+        action = deciders[seat](dict(view(state, seat)), rng)
         tallies[seat].times.append(time.perf_counter() - start)
         state, _ = apply(state, action)
     result = state.deal_results[-1]
@@ -112,9 +169,40 @@ def run(
     seed: int = 0,
     budget_s: float = DEFAULT_BUDGET_S,
     options: dict[str, Any] | None = None,
+    a_from: str | None = None,
+    b_from: str | None = None,
+    expert_budget_s: float = LEVEL_BUDGETS_S["expert"],
+    progress: int = 0,
 ) -> Figures:
     """Play ``deals`` seeded deals, each once per rotation of the seats (:func:`seatings`),
-    with bot A in its seats and bot B in all the others."""
+    with bot A in its seats and bot B in all the others (a side with ``a_from``/``b_from``
+    plays with the bots of the checkout at that path, :class:`PipedBot`). The expert level
+    thinks ``expert_budget_s`` per move, every other level ``budget_s``. With ``progress``, the
+    figures so far are printed every that many seeded deals."""
+    piped: dict[str, PipedBot] = {}
+    try:
+        for side, root, level in (("a", a_from, a), ("b", b_from, b)):
+            if root:
+                piped[side] = PipedBot(
+                    root, level, level_budget(level, budget_s, expert_budget_s), seed
+                )
+        player_a = piped.get("a") or in_process(a, level_budget(a, budget_s, expert_budget_s))
+        player_b = piped.get("b") or in_process(b, level_budget(b, budget_s, expert_budget_s))
+        return _run(player_a, player_b, variant, deals, seed, options, progress)
+    finally:
+        for bot in piped.values():
+            bot.close()
+
+
+def _run(
+    a: Decide,
+    b: Decide,
+    variant: str,
+    deals: int,
+    seed: int,
+    options: dict[str, Any] | None,
+    progress: int = 0,
+) -> Figures:
     rules = preset(variant, **(options or {}))
     rng = random.Random(seed)
     ta, tb = Tally(), Tally()
@@ -123,12 +211,20 @@ def run(
         deal_seed = f"arena-{seed}-{i}"
         for places in seatings(rules):
             seats = [ta if is_a else tb for is_a in places]
-            levels = [a if is_a else b for is_a in places]
+            players = [a if is_a else b for is_a in places]
             winner = play_deal(
-                variant, deal_seed, i % rules.players, levels, seats, rng, budget_s, options
+                variant, deal_seed, i % rules.players, players, seats, rng, 0.0, options
             )
             figures.deals += 1
             figures.undecided += winner is None
+        if progress and (i + 1) % progress == 0 and i + 1 < deals:
+            low, high = wilson(ta.deals_won, figures.deals)
+            print(
+                f"  after {i + 1} seeded deals ({figures.deals} deals): A won "
+                f"{ta.deals_won} ({ta.deals_won / figures.deals:.1%}, 95% CI {low:.1%} to "
+                f"{high:.1%}); A mean {ta.mean_ms():.1f} ms p95 {ta.p95_ms():.1f} ms",
+                flush=True,
+            )
     return figures
 
 
@@ -152,9 +248,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variant", choices=PRESETS, default="schnapsen")
     parser.add_argument("--players", type=int, help="seats, where the preset allows a choice")
     parser.add_argument("--partners", action="store_true", help="german-48 in partnerships")
+    parser.add_argument("--a-from", metavar="PATH", help="play A with the checkout at PATH")
+    parser.add_argument("--b-from", metavar="PATH", help="play B with the checkout at PATH")
     parser.add_argument("--deals", type=int, default=1000, help="seeded deals (each rotated)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET_S, help="seconds per move")
+    parser.add_argument(
+        "--progress", type=int, default=0, metavar="N", help="print the figures every N deals"
+    )
+    parser.add_argument(
+        "--budget", type=float, default=DEFAULT_BUDGET_S, help="seconds per move (not expert)"
+    )
+    parser.add_argument(
+        "--expert-budget",
+        type=float,
+        default=LEVEL_BUDGETS_S["expert"],
+        help="the expert level's seconds per move",
+    )
     parser.add_argument(
         "--failures",
         default="arena-failures.jsonl",
@@ -169,7 +278,19 @@ def main(argv: list[str] | None = None) -> None:
     choose.on_failure = failure_recorder(args.failures)
     start = time.perf_counter()
     rules = preset(args.variant, **options)
-    f = run(args.a, args.b, args.variant, args.deals, args.seed, args.budget, options)
+    f = run(
+        args.a,
+        args.b,
+        args.variant,
+        args.deals,
+        args.seed,
+        args.budget,
+        options,
+        args.a_from,
+        args.b_from,
+        args.expert_budget,
+        args.progress,
+    )
     rotations = len(seatings(rules))
     decided = f.deals - f.undecided
     who = "one seat" if not rules.partners else "one side"
@@ -195,6 +316,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{par:.1%} of the deals somebody won"
     )
     for name, tally in ((f"A {args.a}", f.a), (f"B {args.b}", f.b)):
+        name += " (piped)" if (args.a_from if name[0] == "A" else args.b_from) else ""
         print(
             f"{name:10s} game points/deal {tally.game_points / f.deals:5.2f}  decision mean "
             f"{tally.mean_ms():6.1f} ms  p95 {tally.p95_ms():6.1f} ms  ({len(tally.times)} moves)"

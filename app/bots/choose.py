@@ -1,9 +1,9 @@
 """``choose_action``: one entry point for every bot level, with fallback to weaker levels.
 
 A bot sees only its seat's view. If a level raises, returns an action that is not in
-``view["legal"]``, or takes longer than its budget, the move is decided by the next weaker level
-(hard, then medium, then easy) and the failure is logged with the level, the variant and the
-kind of failure, never with any card.
+``view["legal"]``, or takes longer than its budget, the move is decided by the next weaker
+level (expert, then hard, then medium, then easy) and the failure is logged with the level,
+the variant and the kind of failure, never with any card.
 """
 
 from __future__ import annotations
@@ -14,10 +14,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import easy, hard, medium
+from . import easy, expert, hard, medium
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
+"""Bot levels from the weakest to the strongest."""
 DEFAULT_BUDGET_S = 0.15
+"""Thinking time per move of every level but expert (seconds)."""
+LEVEL_BUDGETS_S = {"expert": expert.BUDGET_S}
+"""Levels that think longer than :data:`DEFAULT_BUDGET_S` by default."""
 OVERRUN_GRACE = 2.0
 """A decision counts as overrun when it takes more than this many times its budget."""
 
@@ -29,6 +33,7 @@ BOTS: dict[str, Bot] = {
     "easy": lambda view, rng, budget: easy.choose(view, rng),
     "medium": lambda view, rng, budget: medium.choose(view, rng),
     "hard": hard.choose,
+    "expert": expert.choose,
 }
 """The bot of each level (tests may replace one to check the fallback)."""
 
@@ -51,7 +56,8 @@ def choose_action(
     """The JSON action the bot of ``level`` takes in ``view`` (the seat's view, nothing more).
 
     ``view["legal"]`` must not be empty (it is the bot's move). Falls back to weaker levels as
-    the module docstring says; the easy level cannot fail on a view with legal actions.
+    the module docstring says; the easy level cannot fail on a view with legal actions. A
+    weaker level that takes over thinks no longer than its own default budget.
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r} (use one of {', '.join(LEVELS)})")
@@ -60,7 +66,8 @@ def choose_action(
     rng = rng or random.Random()
     for current in reversed(LEVELS[: LEVELS.index(level) + 1]):
         try:
-            return _decide(current, view, rng, budget_s)
+            budget = budget_s if current == level else min(budget_s, default_budget(current))
+            return _decide(current, view, rng, budget)
         except Exception as exc:
             if current == "easy":
                 raise
@@ -75,6 +82,11 @@ def choose_action(
                 _describe(exc),
             )
     raise AssertionError("unreachable")
+
+
+def default_budget(level: str) -> float:
+    """The thinking time per move ``level`` gets unless told otherwise (seconds)."""
+    return LEVEL_BUDGETS_S.get(level, DEFAULT_BUDGET_S)
 
 
 def _decide(

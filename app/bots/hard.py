@@ -2,11 +2,13 @@
 
 While the stock is open it deals the unseen cards at random many times
 (:func:`app.bots.knowledge.sample_positions`: voids, marriage partners and the exchanged card
-respected), plays each legal option in every world followed by fast greedy playouts
-(:mod:`app.bots.playout`), and takes the option with the best mean game-point margin. Once the
-stock is exhausted every hidden card is in the opponent's hand, and it solves the position
-exactly with alpha-beta (:mod:`app.bots.solver`); with a closed stock it solves a sample of
-worlds and takes the option that does best on average.
+respected, the opponent's earlier play weighed), plays each legal option in every world
+followed by fast greedy playouts (:mod:`app.bots.playout`), and takes the option with the best
+mean game-point margin. Once the stock is exhausted every hidden card is in the opponent's
+hand, and it solves the position exactly with alpha-beta (:mod:`app.bots.solver`); with a
+closed stock, or a stock down to its last open trick (a sampled world fixes the draws too), it
+solves a sample of worlds and takes the option that does best on average. :class:`Search`
+says how much it searches; the expert level (:mod:`app.bots.expert`) searches more.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -28,11 +31,11 @@ from .solver import Solver
 
 FIRST_ROUND_ROWS = 512
 """Playouts of the first round, shared among the legal options (always played)."""
-MAX_PLAYOUT_ROWS = 3072
+MAX_PLAYOUT_ROWS = 8192
 """At most this many playouts per decision while the stock is open."""
-PLAYOUT_SHARE = 0.6
+PLAYOUT_SHARE = 0.5
 """Share of the budget the playout rounds may use; the rest covers the machine's hiccups."""
-MAX_WORLDS = 128
+MAX_WORLDS = 256
 """At most this many worlds sampled per decision."""
 PLAYOUTS = 2
 """Greedy playouts per world and option."""
@@ -43,23 +46,44 @@ GREEDY_NOISE = 12.0
 MAX_SOLVED_WORLDS = 40
 
 
-def choose(view: dict[str, Any], rng: random.Random, budget_s: float = 0.15) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class Search:
+    """How much a level searches (the expert level searches more than hard)."""
+
+    max_playout_rows: int = MAX_PLAYOUT_ROWS
+    max_worlds: int = MAX_WORLDS
+    open_solve_stock: int = 2
+    """Solve sampled worlds exactly, instead of playing them out, once the open stock holds
+    this many cards or fewer (the turned card included)."""
+    max_solved_worlds: int = MAX_SOLVED_WORLDS
+
+
+HARD = Search()
+
+
+def choose(
+    view: dict[str, Any], rng: random.Random, budget_s: float = 0.15, search: Search = HARD
+) -> dict[str, Any]:
     """The hard bot's action for ``view``, decided within about ``budget_s`` seconds (at
     tables of three or four seats, or with the 48-card deck, by :mod:`app.bots.sampling`)."""
     if not counts_in_bits(view):
         return sampling.choose(view, rng, budget_s)
-    deadline = time.perf_counter() + budget_s
+    start = time.perf_counter()
+    deadline = start + budget_s
     legal: list[dict[str, Any]] = list(view["legal"])
     if len(legal) == 1:
         return legal[0]
     k = Knowledge.from_view(view)
     if any(a["type"] == "claim" for a in legal) and k.score(k.seat) >= GOING_OUT:
         return {"type": "claim"}
-    if k.stock_open:
-        playout_deadline = time.perf_counter() + budget_s * PLAYOUT_SHARE
-        values = _playout_values(k, legal, rng, playout_deadline)
+    if k.stock_open and k.stock > search.open_solve_stock:
+        playout_deadline = start + budget_s * PLAYOUT_SHARE
+        values = _playout_values(k, legal, rng, playout_deadline, search=search)
+    elif k.stock_open:
+        solve_deadline = start + budget_s * PLAYOUT_SHARE
+        values = _solved_values(k, legal, rng, solve_deadline, worlds=search.max_solved_worlds)
     else:
-        values = _solved_values(k, legal, rng, deadline)
+        values = _solved_values(k, legal, rng, deadline, worlds=search.max_solved_worlds)
     best = max(range(len(legal)), key=lambda i: (values[i], -i))
     return legal[best]
 
@@ -76,7 +100,7 @@ def action_values(
         return sampling.action_values(view, rng, worlds, win_weight)
     legal: list[dict[str, Any]] = list(view["legal"])
     k = Knowledge.from_view(view)
-    if k.stock_open:
+    if k.stock_open and k.stock > HARD.open_solve_stock:
         return _playout_values(k, legal, rng, math.inf, win_weight)
     return _solved_values(k, legal, rng, math.inf, win_weight, worlds)
 
@@ -87,6 +111,7 @@ def _playout_values(
     rng: random.Random,
     deadline: float,
     win_weight: float = WIN_WEIGHT,
+    search: Search = HARD,
 ) -> list[float]:
     """Mean margin (plus weighted win rate) of each legal action over sampled worlds and greedy
     playouts, played in rounds: the first round always, then more worlds while the time
@@ -97,8 +122,8 @@ def _playout_values(
     totals = np.zeros(len(legal))
     rows_done, worlds_done, seconds = 0, 0, 0.0
     round_worlds = max(4, FIRST_ROUND_ROWS // per_world)
-    while worlds_done < MAX_WORLDS and rows_done < MAX_PLAYOUT_ROWS:
-        round_worlds = min(round_worlds, MAX_WORLDS - worlds_done)
+    while worlds_done < search.max_worlds and rows_done < search.max_playout_rows:
+        round_worlds = min(round_worlds, search.max_worlds - worlds_done)
         start = time.perf_counter()
         if rows_done and start + seconds / rows_done * round_worlds * per_world > deadline:
             break

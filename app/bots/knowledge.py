@@ -5,7 +5,12 @@ turned trump card, cards shown for marriages or taken by an exchange), recompute
 the way a player counts in their head (scores are hidden in manual claim mode), finds the
 closing-time freeze, and records what strict-phase play revealed about the opponent's hand:
 a suit it could not follow (void), no trump when it neither followed nor trumped, and, under
-``strict=head``, no card above the led card when it followed without heading the trick.
+``strict=head``, no card above the led card when it followed without heading the trick. From
+the card the opponent has just led it also infers what a player who held it would have done
+first: a king or queen led without its marriage means the partner is not in that hand, and a
+lead without the exchange it was allowed means it lacks the trump card to exchange (players
+take both whenever they can; an inference the cards contradict is dropped when worlds are
+dealt).
 
 ``sample_positions`` then deals the unseen cards into full positions consistent with all that.
 """
@@ -18,7 +23,18 @@ from typing import Any
 
 from app.engine import Rules, full_deck
 
-from .cards import ABOVE, POINTS_LIST, SUIT_MASK, card_id, cards_of, mask_of, suit_id
+from .cards import (
+    ABOVE,
+    KING,
+    POINTS_LIST,
+    QUEEN,
+    RANK_ORDER,
+    SUIT_MASK,
+    card_id,
+    cards_of,
+    mask_of,
+    suit_id,
+)
 from .playout import Position, Table
 
 
@@ -45,6 +61,13 @@ class Knowledge:
     """Cards known to be in the opponent's hand (shown for a marriage or taken by exchange)."""
     opponent_allowed: int
     """Cards the opponent may hold, given what its strict-phase play revealed."""
+    opponent_unlikely: int
+    """Cards the opponent would have used had it held them (inferred from how players play,
+    not from the rules: a world without them is preferred, not required)."""
+    opponent_hints: tuple[tuple[int, int], ...]
+    """Cards the opponent would have used earlier had it held them then, each with the count
+    of cards it has drawn since: a world that gives it such a card is kept only with the odds
+    that the card came in one of those draws."""
     opponent_count: int
     card_points: tuple[int, int]
     marriages: tuple[int, int]
@@ -135,6 +158,10 @@ class Knowledge:
         known = shown & ~seen_elsewhere
         trump = suit_id(view["trump"])
         allowed = _allowed(tricks[open_tricks:], opponent, trump, table.strict_head) | known
+        hints = _hints(view, rules, trump, open_tricks)
+        unlikely = 0
+        for missing, drawn in hints:
+            unlikely |= missing if drawn == 0 else 0
         return cls(
             rules=rules,
             table=table,
@@ -148,6 +175,8 @@ class Knowledge:
             played=played,
             opponent_known=known,
             opponent_allowed=allowed,
+            opponent_unlikely=unlikely & ~known,
+            opponent_hints=tuple((missing & ~known, drawn) for missing, drawn in hints if drawn),
             opponent_count=view["hand_counts"][opponent],
             card_points=(points[0], points[1]),
             marriages=(credited[0], credited[1]),
@@ -197,13 +226,80 @@ def _allowed(strict_tricks: list[dict[str, Any]], opponent: int, trump: int, hea
     return allowed
 
 
+def _hints(
+    view: dict[str, Any], rules: Rules, trump: int, open_tricks: int
+) -> list[tuple[int, int]]:
+    """What the opponent's leads and follows say it did not hold at the time: pairs of (cards,
+    cards it has drawn since). A player leads a king or queen with its marriage, exchanges
+    when allowed, and takes a plain card led to it with the ace or ten of that suit while the
+    stock is open; a lead or follow that did not means it lacked those cards then."""
+    seat = view["seat"]
+    opponent = 1 - seat
+    low = trump * 8 + RANK_ORDER.index(rules.exchange_rank)
+    exchange_open = view["trump_card"] is not None and card_id(view["trump_card"]) != low
+    married = {suit_id(m["suit"]) for m in view["marriages"] if m["seat"] == opponent}
+    stock_size = Table.from_rules(rules).stock_size
+    hints = []
+    won = 0
+    tricks = [t["cards"] for t in view["tricks"]]
+    if view["trick"]:
+        tricks.append(view["trick"])
+    for i, cards in enumerate(tricks):
+        stock_open = i < open_tricks or (
+            i == len(view["tricks"]) and view["closed_by"] is None and view["stock"] > 0
+        )
+        drawn = max(0, open_tricks - i)
+        led_by, led = cards[0]["seat"], card_id(cards[0]["card"])
+        suit, rank = divmod(led, 8)
+        missing = 0
+        if led_by == opponent:
+            may_marry = stock_open or rules.marriages_in_strict_phase
+            if may_marry and rank in (QUEEN, KING) and suit not in married:
+                missing |= 1 << (suit * 8 + (KING if rank == QUEEN else QUEEN))
+            if (
+                exchange_open
+                and stock_open
+                and stock_size - 2 * i >= rules.exchange_min_stock
+                and (won > 0 or not rules.exchange_needs_trick)
+            ):
+                missing |= 1 << low
+        elif len(cards) > 1 and stock_open and suit != trump:
+            follow = card_id(cards[1]["card"])
+            if not (follow >> 3 == suit and follow > led):
+                missing |= int(SUIT_MASK[suit]) & int(ABOVE[led]) & _ACES_AND_TENS
+        if missing:
+            hints.append((missing, drawn))
+        if i < len(view["tricks"]):
+            won += view["tricks"][i]["winner"] == opponent
+    return hints
+
+
+_ACES_AND_TENS = mask_of(f"{r}{s}" for r in "AT" for s in "CDHS")
+
+
+HINT_TRIES = 20
+"""Deals tried for one world before the last is taken whatever the hints say."""
+
+
+def _hint_odds(k: Knowledge, dealt: list[int]) -> float:
+    """The odds of a deal of ``dealt`` to the opponent given its earlier play: for each card
+    it would have used had it held it then, the chance the card came in a later draw."""
+    odds = 1.0
+    for cards, drawn in k.opponent_hints:
+        for c in dealt:
+            if (cards >> c) & 1:
+                odds *= min(1.0, drawn / max(k.opponent_count, 1))
+    return odds
+
+
 def sample_positions(knowledge: Knowledge, n: int, rng: random.Random) -> list[Position]:
     """``n`` full positions (the unseen cards dealt at random) consistent with ``knowledge``.
 
-    The opponent gets its known cards plus a random choice among the cards it may hold; the rest
-    go to the stock in random order above the turned card. If the inferences leave too few
-    cards for the opponent, or more cards for the stock than it holds (an exhausted stock holds
-    none), they are dropped: the count of cards is a fact, an inference is not.
+    The opponent gets its known cards plus a random choice among the cards it may hold (and
+    would not have used already, while that leaves enough); the rest go to the stock in random
+    order above the turned card. If the inferences leave too few cards for the opponent, or
+    more cards for the stock than it holds (an exhausted stock holds none), they are dropped:
+    the count of cards is a fact, an inference is not.
     """
     k = knowledge
     me, opp = k.seat, k.opponent
@@ -211,13 +307,16 @@ def sample_positions(knowledge: Knowledge, n: int, rng: random.Random) -> list[P
     pool = k.unseen & ~k.opponent_known & ~turned
     need = k.opponent_count - k.opponent_known.bit_count()
     hidden_stock = k.stock - (1 if k.turned >= 0 else 0)
-    may = cards_of(pool & k.opponent_allowed)
-    must_stock = cards_of(pool & ~k.opponent_allowed)
-    if len(may) < need or len(must_stock) > hidden_stock:
-        may, must_stock = cards_of(pool), []
+    for allowed in (k.opponent_allowed & ~k.opponent_unlikely, k.opponent_allowed, pool):
+        may, must_stock = cards_of(pool & allowed), cards_of(pool & ~allowed)
+        if len(may) >= need and len(must_stock) <= hidden_stock:
+            break
     positions = []
     for _ in range(n):
-        rng.shuffle(may)
+        for _ in range(HINT_TRIES):
+            rng.shuffle(may)
+            if rng.random() < _hint_odds(k, may[:need]):
+                break
         opp_hand = k.opponent_known
         for c in may[:need]:
             opp_hand |= 1 << c

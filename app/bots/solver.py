@@ -1,7 +1,10 @@
-"""Exact play of the strict phase: alpha-beta over a position where every card is known.
+"""Exact play of a deal whose every card is known: alpha-beta over the rest of the deal.
 
 Once the stock is exhausted (or closed) nobody draws again, so a position with both hands known
-is a small perfect-information game. :func:`solve` returns the game-point margin of a seat
+is a small perfect-information game. A sampled world also fixes the order of the stock, so a
+position whose stock is still open is one too (the winner of each trick draws the next card,
+the leader may exchange, declare a marriage or close); its tree is small only when few cards
+are left to draw. :func:`solve` returns the game-point margin of a seat
 under best play by both sides, and :func:`action_values` the margin after each legal option of
 the seat on move. In manual claim mode the mover may also claim, rightly or wrongly.
 """
@@ -24,6 +27,8 @@ from .cards import (
 )
 from .playout import (
     CLAIM_COL,
+    CLOSE_COL,
+    EXCHANGE_COL,
     MARRIAGE_COL,
     Position,
     Table,
@@ -32,6 +37,8 @@ from .playout import (
 _ABOVE = [int(m) for m in ABOVE]
 _SUIT = [int(m) for m in SUIT_MASK]
 INF = 1000
+_BY_POINTS = [-p for p in POINTS_LIST]
+"""Sort key of a card: the highest first."""
 
 
 @dataclass(slots=True)
@@ -46,20 +53,28 @@ class _Node:
     pending: list[int]
     tricks: list[int]
     bonus: list[int]
+    drawn: int
+    """Cards drawn from the stock since the position (the next one is ``stock[drawn]``)."""
 
 
 class Solver:
-    """Alpha-beta search of one strict-phase position for ``root`` seat's game-point margin."""
+    """Alpha-beta search of one position for ``root`` seat's game-point margin."""
 
     def __init__(self, table: Table, position: Position, root: int) -> None:
-        if position.closed_by < 0 and len(position.stock) > 0:
-            raise ValueError("the solver plays only the strict phase (stock exhausted or closed)")
         self.table = table
+        self._lead_order = [-POINTS_LIST[c] - 20 * ((c >> 3) == position.trump) for c in range(32)]
+        """Sort key of a lead: trumps first, then the highest cards."""
+        self.bound = max(3, int(table.deal_values().max()))
+        """No deal ends with a larger margin (game points 1 to 3, a failed closing -3): a
+        search window clamped to it prunes as soon as a side reaches it."""
+        self.stock = list(position.stock)
         self.trump = position.trump
         self.closed_by = position.closed_by
         self.frozen = position.frozen
         self.root = root
         self.nodes = 0
+        self.known: dict[tuple[object, ...], tuple[int, int]] = {}
+        """Bounds of the value of positions already searched (a transposition table)."""
         self.node = _Node(
             hands=list(position.hands),
             lead=position.lead,
@@ -69,7 +84,13 @@ class Solver:
             pending=list(position.pending),
             tricks=list(position.tricks),
             bonus=list(position.bonus),
+            drawn=0,
         )
+
+    @property
+    def stock_open(self) -> bool:
+        """True while the winner of a trick still draws."""
+        return self.closed_by < 0 and self.node.drawn < len(self.stock)
 
     # -- options ---------------------------------------------------------------------------
 
@@ -79,16 +100,39 @@ class Solver:
         hand = n.hands[n.to_move]
         t = self.table
         columns = [CLAIM_COL] if t.manual_claim else []
+        stock_open = self.stock_open
         if n.lead >= 0:
+            if stock_open:
+                cards = cards_of(hand)
+                cards.sort(key=_BY_POINTS.__getitem__)
+                return columns + cards
             return columns + self._follow_cards(hand, n.lead)
-        if t.marriages_in_strict_phase:
+        if stock_open:
+            columns += self._open_extras(n.to_move, hand)
+        if stock_open or t.marriages_in_strict_phase:
             for suit in range(4):
                 q, k = suit * 8 + QUEEN, suit * 8 + KING
                 if (hand >> q) & 1 and (hand >> k) & 1:
                     columns += [MARRIAGE_COL + 2 * suit, MARRIAGE_COL + 2 * suit + 1]
         cards = cards_of(hand)
-        cards.sort(key=lambda c: -POINTS_LIST[c] - 20 * ((c >> 3) == self.trump))
+        cards.sort(key=self._lead_order.__getitem__)
         return columns + cards
+
+    def _open_extras(self, seat: int, hand: int) -> list[int]:
+        """The exchange and the closing a leader may choose while the stock is open."""
+        t = self.table
+        left = len(self.stock) - self.node.drawn
+        extras = []
+        low = self.trump * 8 + t.exchange_strength
+        if (
+            left >= t.exchange_min_stock
+            and (hand >> low) & 1
+            and (self.node.tricks[seat] > 0 or not t.exchange_needs_trick)
+        ):
+            extras.append(EXCHANGE_COL)
+        if left >= t.close_min_stock:
+            extras.append(CLOSE_COL)
+        return extras
 
     def _follow_cards(self, hand: int, led: int) -> list[int]:
         same = hand & _SUIT[led >> 3]
@@ -99,7 +143,7 @@ class Solver:
         else:
             allowed = same or hand
         cards = cards_of(allowed)
-        cards.sort(key=lambda c: -POINTS_LIST[c])
+        cards.sort(key=_BY_POINTS.__getitem__)
         return cards
 
     def _score(self, seat: int) -> int:
@@ -111,6 +155,42 @@ class Solver:
     def solve(self, alpha: int = -INF, beta: int = INF) -> int:
         """The root seat's game-point margin under best play from the current node."""
         self.nodes += 1
+        alpha, beta = max(alpha, -self.bound), min(beta, self.bound)
+        n = self.node
+        key = (
+            n.hands[0],
+            n.hands[1],
+            n.lead,
+            n.to_move,
+            n.points[0],
+            n.points[1],
+            n.marriages[0],
+            n.marriages[1],
+            n.pending[0],
+            n.pending[1],
+            n.tricks[0] > 0,
+            n.tricks[1] > 0,
+            n.drawn,
+            self.stock[-1] if self.stock else -1,
+            self.frozen,
+        )
+        low, high = self.known.get(key, (-INF, INF))
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+        window = alpha, beta
+        best = self._search(alpha, beta)
+        if best <= window[0]:
+            self.known[key] = (low, best)
+        elif best >= window[1]:
+            self.known[key] = (best, high)
+        else:
+            self.known[key] = (best, best)
+        return best
+
+    def _search(self, alpha: int, beta: int) -> int:
         maximizing = self.node.to_move == self.root
         best = -INF if maximizing else INF
         for column in self.options():
@@ -131,6 +211,10 @@ class Solver:
         seat = n.to_move
         if column == CLAIM_COL:
             return self._claim(seat)
+        if column == EXCHANGE_COL:
+            return self._exchange(seat, alpha, beta)
+        if column == CLOSE_COL:
+            return self._close(seat, alpha, beta)
         if column >= MARRIAGE_COL:
             suit, is_king = divmod(column - MARRIAGE_COL, 2)
             card = suit * 8 + (KING if is_king else QUEEN)
@@ -164,9 +248,34 @@ class Solver:
         n.hands[seat] ^= 1 << card
         return value
 
+    def _exchange(self, seat: int, alpha: int, beta: int) -> int:
+        n = self.node
+        low = self.trump * 8 + self.table.exchange_strength
+        turned = self.stock[-1]
+        swap = (1 << low) | (1 << turned)
+        n.hands[seat] ^= swap
+        self.stock[-1] = low
+        value = self.solve(alpha, beta)
+        self.stock[-1] = turned
+        n.hands[seat] ^= swap
+        return value
+
+    def _close(self, seat: int, alpha: int, beta: int) -> int:
+        n = self.node
+        self.closed_by = seat
+        self.frozen = (
+            (n.points[0] + n.bonus[0], n.marriages[0], n.tricks[0]),
+            (n.points[1] + n.bonus[1], n.marriages[1], n.tricks[1]),
+        )
+        value = self.solve(alpha, beta)
+        self.closed_by = -1
+        self.frozen = None
+        return value
+
     def _follow(self, seat: int, card: int, alpha: int, beta: int) -> int:
         n = self.node
         led = n.lead
+        drawing = self.stock_open
         leader = 1 - seat
         same = (card >> 3) == (led >> 3)
         beats = (same and card > led) or (not same and (card >> 3) == self.trump)
@@ -180,6 +289,11 @@ class Solver:
         n.tricks[winner] += 1
         n.marriages[winner] += pending
         n.pending[winner] = 0
+        if drawing:
+            drawn = n.drawn
+            n.hands[winner] |= 1 << self.stock[drawn]
+            n.hands[1 - winner] |= 1 << self.stock[drawn + 1]
+            n.drawn += 2
         if not self.table.manual_claim and self._score(winner) >= GOING_OUT:
             value = self._judge(winner, "reached", winner)
         elif not (n.hands[0] | n.hands[1]):
@@ -189,6 +303,10 @@ class Solver:
             n.bonus[winner] -= bonus
         else:
             value = self.solve(alpha, beta)
+        if drawing:
+            n.drawn -= 2
+            n.hands[winner] ^= 1 << self.stock[n.drawn]
+            n.hands[1 - winner] ^= 1 << self.stock[n.drawn + 1]
         n.pending[winner] = pending
         n.marriages[winner] -= pending
         n.tricks[winner] -= 1

@@ -74,6 +74,8 @@ class Services:
             settings.bot_pause,
             settings.bot_budget,
             jitter_s=settings.bot_pause_jitter,
+            expert_budget_s=settings.bot_expert_budget,
+            expert_pause_s=settings.bot_expert_pause,
         )
         worker = secrets.token_hex(8)  # this process's name in leases and on the relay
         leases = None

@@ -10,7 +10,9 @@ The time from a bot's turn starting to its move being published tells nothing ab
 hand: each turn's delay is drawn before the bot looks at the position (``BOT_PAUSE`` plus up
 to ``BOT_PAUSE_JITTER`` seconds, evenly), and the bot's move waits out whatever its thinking
 left of it. A bot with one legal card and a bot weighing six take the same time (unless a
-decision outlasts the delay: keep ``BOT_PAUSE`` above twice ``BOT_BUDGET``). A bot that fails
+decision outlasts the delay: keep ``BOT_PAUSE`` above twice ``BOT_BUDGET``). The expert level
+thinks longer (``BOT_EXPERT_BUDGET``), so its seats' turns last ``BOT_EXPERT_PAUSE`` (kept
+above twice that budget) plus the jitter instead; the level of a seat is public. A bot that fails
 or overruns its budget is cut off and the next weaker level decides that move; the failure is
 logged without any card.
 """
@@ -64,6 +66,8 @@ class BotSeats:
         budget_s: float,
         choose: Callable[..., dict[str, Any]] = choose_action,
         jitter_s: float = 0.0,
+        expert_budget_s: float = 1.0,
+        expert_pause_s: float = 2.2,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         delays: random.Random | None = None,
@@ -73,6 +77,8 @@ class BotSeats:
         self.pause_s = pause_s
         self.jitter_s = jitter_s
         self.budget_s = budget_s
+        self.expert_budget_s = expert_budget_s
+        self.expert_pause_s = expert_pause_s
         self.choose = choose
         self.clock = clock
         self.sleep = sleep
@@ -131,16 +137,23 @@ class BotSeats:
             return None
         return seat
 
-    def turn_delay(self) -> float:
-        """How long the next turn takes from its start to its move: ``pause_s`` plus up to
-        ``jitter_s``, drawn without looking at any position."""
-        return self.pause_s + self._delays.uniform(0.0, self.jitter_s)
+    def budget(self, level: str) -> float:
+        """Thinking time per move of ``level`` (seconds)."""
+        return self.expert_budget_s if level == "expert" else self.budget_s
 
-    async def paced(self, decision: Awaitable[T]) -> T:
-        """``decision``'s result, once a delay drawn before it started has passed: however
-        long the decision took (within the delay), the caller gets it at the same time."""
+    def turn_delay(self, level: str = "hard") -> float:
+        """How long the next turn of a ``level`` bot takes from its start to its move:
+        ``pause_s`` (``expert_pause_s`` for the expert) plus up to ``jitter_s``, drawn without
+        looking at any position."""
+        pause = self.expert_pause_s if level == "expert" else self.pause_s
+        return pause + self._delays.uniform(0.0, self.jitter_s)
+
+    async def paced(self, decision: Awaitable[T], level: str = "hard") -> T:
+        """``decision``'s result, once a delay drawn before it started (for a ``level`` bot)
+        has passed: however long the decision took (within the delay), the caller gets it at
+        the same time."""
         started = self.clock()
-        delay = self.turn_delay()
+        delay = self.turn_delay(level)
         result = await decision
         await self.sleep(max(0.0, delay - (self.clock() - started)))
         return result
@@ -156,7 +169,7 @@ class BotSeats:
         seen = dict(view(authority.state, seat))  # the declared View, as the plain dict bots read
         # Should the table move on meanwhile (a resignation), the version check refuses the
         # move and the next turn decides afresh.
-        action = await self.paced(self.decide(seen, level, authority.table_id))
+        action = await self.paced(self.decide(seen, level, authority.table_id), level)
         try:
             await authority.act(player_id, version, action, bot=True)
         except Unavailable:
@@ -175,12 +188,13 @@ class BotSeats:
         """The bot's action for ``seen`` (a seat's view), decided in the executor; a level
         that fails or overruns is cut off and the next weaker one decides."""
         loop = asyncio.get_running_loop()
-        timeout = self.budget_s * 2 + SLACK_S
         for current in reversed(LEVELS[: LEVELS.index(level) + 1]):
             rng = random.Random(self._rng.getrandbits(64))
+            budget = self.budget(current)
+            timeout = budget * 2 + SLACK_S
             try:
                 call = loop.run_in_executor(
-                    self.executor(), self.choose, seen, current, rng, self.budget_s
+                    self.executor(), self.choose, seen, current, rng, budget
                 )
                 # Not wait_for: on Python 3.11 it swallows a cancellation that arrives as
                 # the decision completes, and a cancelled turn would then wait out its delay.

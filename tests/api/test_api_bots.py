@@ -16,8 +16,11 @@ from tests.support import Api, Client, live_server, pick, settings_for
 
 @pytest.fixture
 async def bot_server(database_url: str) -> AsyncIterator[str]:
-    """A server whose bots answer without a pause, thinking in a worker process."""
-    settings = settings_for(database_url, bot_pause=0.0, bot_workers=1)
+    """A server whose bots answer without a pause, thinking in a worker process (the expert
+    with a short budget)."""
+    settings = settings_for(
+        database_url, bot_pause=0.0, bot_expert_pause=0.0, bot_expert_budget=0.1, bot_workers=1
+    )
     async with live_server(settings) as base:
         yield base
 

@@ -109,6 +109,26 @@ def test_a_bot_that_overruns_its_budget_falls_back(monkeypatch, caplog):
     assert "overran" in caplog.text
 
 
+def test_a_failing_expert_falls_back_to_hard_with_hard_s_own_budget(monkeypatch, caplog):
+    budgets = []
+
+    def broken(v, rng, budget):
+        raise RuntimeError("no")
+
+    def hard(v, rng, budget):
+        budgets.append(budget)
+        return v["legal"][-1]
+
+    monkeypatch.setitem(choose.BOTS, "expert", broken)
+    monkeypatch.setitem(choose.BOTS, "hard", hard)
+    v = first_view()
+    with caplog.at_level(logging.WARNING, logger="app.bots"):
+        action = choose_action(v, "expert", random.Random(5), budget_s=1.0)
+    assert action == v["legal"][-1]
+    assert budgets == [choose.DEFAULT_BUDGET_S]
+    assert "bot expert failed" in caplog.text
+
+
 def test_an_illegal_choice_falls_back_twice_down_to_easy(monkeypatch, caplog):
     monkeypatch.setitem(choose.BOTS, "hard", lambda v, rng, budget: {"type": "resign"})
     monkeypatch.setitem(choose.BOTS, "medium", lambda v, rng, budget: {"type": "claim"})

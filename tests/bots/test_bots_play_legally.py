@@ -48,6 +48,14 @@ def test_easy_and_medium_play_only_legal_actions(variant, options):
 
 @pytest.mark.parametrize("variant", TWO_PLAYER)
 @pytest.mark.parametrize("options", range(len(OPTIONS)))
+def test_expert_plays_only_legal_actions(variant, options):
+    """The expert's deeper exact search (through the last draws of an open stock) included."""
+    kinds = play(variant, OPTIONS[options], ("expert", "hard"), 2, seed=40 + options)
+    assert "play" in kinds
+
+
+@pytest.mark.parametrize("variant", TWO_PLAYER)
+@pytest.mark.parametrize("options", range(len(OPTIONS)))
 def test_hard_plays_only_legal_actions(variant, options):
     kinds = play(variant, OPTIONS[options], ("hard", "medium"), 4, seed=20 + options)
     assert "play" in kinds

@@ -29,7 +29,7 @@ IDS = [
 ]
 
 
-def play_match(variant, options, levels, seed, target=3, checks=()):
+def play_match(variant, options, levels, seed, target=3, checks=(), budget=0.15):
     """Play a whole match with the bot of ``levels[seat % len(levels)]`` in each seat, calling
     the level's bot directly (no fallback); every action must be legal."""
     rules = preset(variant, **options, target=target)
@@ -42,7 +42,7 @@ def play_match(variant, options, levels, seed, target=3, checks=()):
         seen = view(state, seat)
         level = levels[seat % len(levels)]
         given = copy.deepcopy(seen)
-        action = BOTS[level](given, rng, 0.15)
+        action = BOTS[level](given, rng, budget)
         assert given == seen, f"{level} changed the view it was given"
         assert action in seen["legal"], f"{level} chose {action} in {variant} {options}"
         for check in checks:
@@ -74,8 +74,16 @@ def test_hard_plays_a_whole_match_of_every_table(variant, options):
     assert "play" in kinds
 
 
+@pytest.mark.parametrize(("variant", "options"), TABLES, ids=IDS)
+def test_expert_plays_a_whole_match_of_every_table(variant, options):
+    """The expert runs the same search as hard with a larger budget: a short one here (the
+    search stops on its clock, so a short budget still plays through every code path)."""
+    kinds = play_match(variant, options, ("expert", "medium"), seed=8, target=1, budget=0.05)
+    assert "play" in kinds
+
+
 def test_every_level_is_tried_here():
-    assert set(LEVELS) == {"easy", "medium", "hard"}
+    assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
 
 
 def test_a_worlds_public_picture_is_the_view_it_came_from():

@@ -50,3 +50,30 @@ def test_knowledge_counts_scores_and_never_rules_out_the_true_cards(config):
                     assert world.stock[-1] == card_id(state.trump_card.code)
             state, _ = apply(state, rng.choice(legal_actions(state)))
     assert voids_seen > 0
+
+
+def test_a_king_or_queen_led_without_its_marriage_keeps_the_partner_out_of_worlds():
+    """Players declare a marriage whenever they lead from one: a king (or queen) led bare
+    makes the partner unlikely in the leader's hand. Worlds leave it out while the cards
+    allow; the knowledge's facts (``opponent_allowed``) never rule it out."""
+    rules = preset("schnapsen")
+    rng = random.Random(4)
+    checked = 0
+    for d in range(60):
+        state = new_deal(rules, seed=f"bare-{d}", dealer=d % 2)
+        while not state.deal_over:
+            actions = legal_actions(state)
+            if state.trick and len(state.stock) >= 4 and state.closed_by is None:
+                led = state.trick[0][1]
+                partner = {"K": "Q", "Q": "K"}.get(led.rank)
+                declared = any(suit == led.suit for _, suit, _ in state.marriages)
+                k = Knowledge.from_view(view(state, state.to_move))
+                bit = 1 << card_id(f"{partner}{led.suit}") if partner else 0
+                if bit & k.unseen and not declared:
+                    assert k.opponent_unlikely & bit and k.opponent_allowed & bit
+                    for world in sample_positions(k, 20, rng):
+                        assert not world.hands[1 - state.to_move] & bit
+                    checked += 1
+            plain = [a for a in actions if not getattr(a, "marriage", False)]
+            state, _ = apply(state, rng.choice(plain or actions))
+    assert checked > 5

@@ -85,3 +85,48 @@ def test_solver_values_each_legal_action_exactly(config):
             for a in legal_actions(state)
         }
         assert values == expected
+
+
+def pruned(state, seat, alpha=-1000, beta=1000):
+    """``seat``'s margin under best play through the public engine, with alpha-beta pruning
+    (the same value as :func:`exhaustive`, in time for positions with an open stock)."""
+    if state.deal_over:
+        points = state.deal_results[-1].game_points
+        return points[seat] - points[1 - seat]
+    best = -1000 if state.to_move == seat else 1000
+    for action in legal_actions(state):
+        value = pruned(apply(state, action)[0], seat, alpha, beta)
+        if state.to_move == seat:
+            best, alpha = max(best, value), max(alpha, value)
+        else:
+            best, beta = min(best, value), min(beta, value)
+        if alpha >= beta:
+            break
+    return best
+
+
+def last_draws(rules, count, rng):
+    """Deals played at random until the open stock holds two cards (one trick to draw)."""
+    found = []
+    attempt = 0
+    while len(found) < count:
+        attempt += 1
+        state = new_deal(rules, seed=f"draw-{attempt}", dealer=attempt % 2)
+        while not state.deal_over and not (state.closed_by is None and len(state.stock) == 2):
+            actions = [a for a in legal_actions(state) if a.type not in ("close", "claim")]
+            state, _ = apply(state, rng.choice(actions))
+        if not state.deal_over:
+            found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("config", [0, 1, 4])
+def test_solver_plays_the_last_draws_of_an_open_stock_exactly(config):
+    """With the stock's order known, the winner of the trick draws the next card, the leader
+    may still exchange, marry or close: the value equals best play through the engine."""
+    variant, options = CONFIGS[config]
+    rules = preset(variant, **options)
+    table = Table.from_rules(rules)
+    for state in last_draws(rules, 3, random.Random(30 + config)):
+        position = position_from_state(state)
+        assert solve(table, position, 0) == pruned(state, 0), f"{variant} {options}: {position}"

@@ -23,6 +23,7 @@ def test_a_deal_against_the_easy_computer_from_the_lobby(new_page: Any) -> None:
     page.select_option("#language", "de")
     expect(page.locator("#computer-title")).to_have_text("Gegen den Computer spielen")
     expect(page.locator("[data-action=play-computer][data-level=hard]")).to_have_text("Schwer")
+    expect(page.locator("[data-action=play-computer][data-level=expert]")).to_have_text("Experte")
     page.select_option("#language", "en")
     page.fill("#name", "Anna")
     page.click("[data-action=play-computer][data-level=easy]")

@@ -57,6 +57,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FastAPI, K
             tables_per_minute=1_000_000,
             bot_workers=0,
             bot_pause=0.0,
+            bot_expert_pause=0.0,
+            bot_expert_budget=0.05,
             expose_api_docs=True,
         )
     )

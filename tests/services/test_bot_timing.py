@@ -128,3 +128,47 @@ async def test_a_turn_cancelled_as_its_decision_completes_is_cancelled() -> None
             assert turn.cancelled(), "the cancellation was lost"
     finally:
         await seats.close()
+
+
+async def expert_turn_times(seen: dict[str, Any], budgets: list[float]) -> list[float]:
+    """Turn times of an expert seat whose thinking takes nearly twice its budget (none with
+    one legal move), the longest it may take before it is cut off."""
+    clock = FakeClock()
+
+    def long_thinker(seen: dict[str, Any], level: str, rng: random.Random, budget: float) -> Any:
+        budgets.append(budget)
+        clock.now += 0.0 if len(seen["legal"]) == 1 else budget * 1.95
+        return seen["legal"][0]
+
+    seats = BotSeats(
+        lambda: ThreadPoolExecutor(1),
+        PAUSE_S,
+        BUDGET_S,
+        choose=long_thinker,
+        jitter_s=JITTER_S,
+        expert_budget_s=1.0,
+        expert_pause_s=2.2,
+        clock=clock,
+        sleep=clock.sleep,
+        delays=random.Random(3),
+    )
+    times = []
+    try:
+        for _ in range(20):
+            started = clock.now
+            await seats.paced(seats.decide(seen, "expert", "table"), "expert")
+            times.append(clock.now - started)
+    finally:
+        await seats.close()
+    return times
+
+
+async def test_an_expert_seat_s_longer_thinking_is_hidden_by_its_longer_pause() -> None:
+    """The expert thinks with its own budget; its turns last ``expert_pause_s`` plus the
+    jitter, so even a think of nearly twice that budget does not show."""
+    budgets: list[float] = []
+    forced = await expert_turn_times(position(1), budgets)
+    chosen = await expert_turn_times(position(4), budgets)
+    assert set(budgets) == {1.0}
+    assert forced == chosen
+    assert all(2.2 <= t <= 2.2 + JITTER_S for t in chosen)

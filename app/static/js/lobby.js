@@ -223,7 +223,7 @@ export function lobbyPage(root, navigate) {
       h(
         "div",
         { class: "levels" },
-        ["easy", "medium", "hard"].map((level) =>
+        ["easy", "medium", "hard", "expert"].map((level) =>
           h("button", { class: "button small", type: "button", "data-action": "play-computer", "data-level": level, onclick: () => playComputer(level) }, t(`bot_level_${level}`)),
         ),
       ),
