@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -50,8 +51,26 @@ def take_seat(page: Page, table: dict[str, Any], player: dict[str, Any]) -> Page
     """``page`` at ``table`` as ``player`` (seated there already), once its hand is shown."""
     sit_as(page.context, player)
     page.goto(f"/t/{table['id']}")
-    expect(page.locator(".hand.mine .card").first).to_be_visible()
+    try:
+        expect(page.locator(".hand.mine .card").first).to_be_visible()
+    except AssertionError as missing:
+        raise AssertionError(f"{missing}\n{page_report(page, table)}") from None
     return page
+
+
+def page_report(page: Page, table: dict[str, Any]) -> str:
+    """What a page that did not show the table had (for a failure's message): its main
+    element's text, and how the server answers for the table now."""
+    shown = page.locator("#app").inner_text(timeout=2000)
+    origin = page.evaluate("location.origin")
+    started = time.perf_counter()
+    try:
+        reply = httpx.get(f"{origin}/api/tables/{table['id']}", timeout=TIMEOUT)
+        answer = f"HTTP {reply.status_code}"
+    except httpx.HTTPError as error:
+        answer = type(error).__name__
+    took = time.perf_counter() - started
+    return f"the page shows {shown!r}; GET /api/tables/{table['id']}: {answer} in {took:.2f} s"
 
 
 class Seat:
