@@ -54,23 +54,20 @@ def take_seat(page: Page, table: dict[str, Any], player: dict[str, Any]) -> Page
     try:
         expect(page.locator(".hand.mine .card").first).to_be_visible()
     except AssertionError as missing:
-        raise AssertionError(f"{missing}\n{page_report(page, table)}") from None
+        raise AssertionError(f"{missing}\n{server_answer(page.url, table)}") from None
     return page
 
 
-def page_report(page: Page, table: dict[str, Any]) -> str:
-    """What a page that did not show the table had (for a failure's message): its main
-    element's text, and how the server answers for the table now."""
-    shown = page.locator("#app").inner_text(timeout=2000)
-    origin = page.evaluate("location.origin")
+def server_answer(page_url: str, table: dict[str, Any]) -> str:
+    """How the server of ``page_url`` answers for ``table`` now, and how fast (for a failure's
+    message: it tells a stalled server from a page that did not draw what it had)."""
+    url = httpx.URL(page_url).copy_with(path=f"/api/tables/{table['id']}", query=None)
     started = time.perf_counter()
     try:
-        reply = httpx.get(f"{origin}/api/tables/{table['id']}", timeout=TIMEOUT)
-        answer = f"HTTP {reply.status_code}"
+        answer = f"HTTP {httpx.get(url, timeout=TIMEOUT).status_code}"
     except httpx.HTTPError as error:
         answer = type(error).__name__
-    took = time.perf_counter() - started
-    return f"the page shows {shown!r}; GET /api/tables/{table['id']}: {answer} in {took:.2f} s"
+    return f"GET {url.path}: {answer} in {time.perf_counter() - started:.2f} s"
 
 
 class Seat:
