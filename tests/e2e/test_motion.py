@@ -109,7 +109,7 @@ def test_the_summary_and_the_replay_list_every_trick_of_the_deal(
     anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
     seats = play(server.url, table, players, random.Random(9), never)
     result = next(e["result"] for e in seats[0].events if e["type"] == "deal_over")
-    tricks = sum(result["tricks"])
+    tricks = sum(result["tricks"]) + left_open(seats[0].events)
     expect(anna.get_by_test_id("trick-list").locator("li")).to_have_count(tricks)
     shot(anna, "summary-every-trick", full_page=False)
 
@@ -121,3 +121,56 @@ def test_the_summary_and_the_replay_list_every_trick_of_the_deal(
         anna.locator(".replay-summary").get_by_test_id("trick-list").locator("li")
     ).to_have_count(tricks)
     shot(anna, "replay-every-trick", full_page=False)
+
+
+def left_open(events: list[dict[str, Any]]) -> int:
+    """1 if the first deal ended with cards on the table that no trick took (a marriage led to
+    66), else 0."""
+    ended = next(i for i, e in enumerate(events) if e["type"] == "deal_over")
+    for e in reversed(events[:ended]):
+        if e["type"] == "trick_won":
+            return 0
+        if e["type"] == "card_played":
+            return 1
+    return 0
+
+
+def test_the_summary_lists_a_trick_the_end_of_the_deal_left_open(
+    new_page: Any, server: Server
+) -> None:
+    """A marriage led to 66 ends the deal with its card on the table and the next deal folded
+    in at once: the summary still shows that card, as a trick nobody took."""
+    page = new_page("anna")
+    page.goto("/")
+    won = {"winner": 1, "cards": [{"seat": 1, "card": "AH"}, {"seat": 0, "card": "KD"}]}
+    led = [
+        {"type": "card_played", "seat": 1, "card": "QS"},
+        {"type": "marriage_declared", "seat": 1, "suit": "S", "points": 20, "shown": "KS"},
+        {"type": "deal_over"},
+        {"type": "deal_started", "deal_no": 2},
+        {"type": "card_played", "seat": 0, "card": "9H"},
+    ]
+    taken = [
+        {"type": "card_played", "seat": 0, "card": "TS"},
+        {
+            "type": "trick_won",
+            "seat": 0,
+            "cards": [{"seat": 1, "card": "QS"}, {"seat": 0, "card": "TS"}],
+        },
+        {"type": "deal_over"},
+    ]
+    tricks = page.evaluate(
+        """([won, led, taken]) => import('/js/summary.js').then((m) => [
+             m.endedDealTricks({ tricks: [won], trick: [] }, led),
+             m.endedDealTricks({ tricks: [won], trick: [{ seat: 1, card: "QS" }] }, taken),
+           ])""",
+        [won, led, taken],
+    )
+    assert tricks[0] == [won, {"winner": None, "cards": [{"seat": 1, "card": "QS"}]}]
+    assert tricks[1] == [won, {"winner": 0, "cards": taken[1]["cards"]}]
+    listed = page.evaluate(
+        """(tricks) => import('/js/summary.js')
+             .then((m) => m.trickList(tricks, ["Anna", "Bela"]).textContent)""",
+        tricks[0],
+    )
+    assert "The deal ended before this trick was won" in listed, listed

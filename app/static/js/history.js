@@ -6,7 +6,7 @@ import { board, scoreboard } from "./board.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { cardShort, lang, t } from "./i18n.js";
-import { dealSummary } from "./summary.js";
+import { dealSummary, endedDealTricks } from "./summary.js";
 
 export function historyPage(root) {
   let matches = null;
@@ -99,7 +99,6 @@ export function replayFrames(steps) {
 function dealEndFrame(previous, step, over) {
   const hands = previous.hands.map((hand) => [...hand]);
   let trick = [...previous.view.trick];
-  const tricks = [...(previous.view.tricks || [])];
   for (const e of step.events) {
     if (e.type === "deal_over") break;
     if (e.type === "card_played") {
@@ -107,7 +106,6 @@ function dealEndFrame(previous, step, over) {
       trick.push({ seat: e.seat, card: e.card });
     } else if (e.type === "trick_won") {
       trick = e.cards;
-      tricks.push({ winner: e.seat, cards: e.cards });
     } else if (e.type === "card_drawn") {
       hands[e.seat].push(e.card);
     }
@@ -123,6 +121,7 @@ function dealEndFrame(previous, step, over) {
     deal_over: true,
     to_move: null,
   };
+  const tricks = endedDealTricks({ tricks: previous.view.tricks || [], trick: previous.view.trick }, step.events);
   return { view, hands, step, result: r, tricks, finalTrick: { cards: trick } };
 }
 

@@ -76,7 +76,27 @@ function valueLines(r, names, rules, closer) {
   }
 }
 
-/** Every trick of the deal in order: its cards, each labelled with its player, and its winner. */
+/**
+ * The tricks of the deal an update ended, from the view before it and its events: every trick
+ * won, then the cards of a trick the deal's end left open (a marriage led to 66) with
+ * `winner: null`. The next deal, folded in the same update, no longer has them.
+ */
+export function endedDealTricks(before, events) {
+  const tricks = [...before.tricks];
+  let open = [...before.trick];
+  for (const e of events) {
+    if (e.type === "card_played") open.push({ seat: e.seat, card: e.card });
+    if (e.type === "trick_won") {
+      tricks.push({ winner: e.seat, cards: e.cards });
+      open = [];
+    }
+    if (e.type === "deal_over") break;
+  }
+  return open.length ? [...tricks, { winner: null, cards: open }] : tricks;
+}
+
+/** Every trick of the deal in order: its cards, each labelled with its player, and its winner
+ * (`winner: null`: a trick the deal's end left open). */
 export function trickList(tricks, names) {
   if (!tricks || !tricks.length) return null;
   return h(
@@ -92,7 +112,7 @@ export function trickList(tricks, names) {
           { class: "trick-row-cards" },
           trick.cards.map((c) => cardElement(c.card, { zone: "summary", label: t("played_by", { name: names[c.seat] || "?", card: cardName(c.card) }) })),
         ),
-        h("span", { class: "trick-winner" }, t("trick_won_by", { name: names[trick.winner] || "?" })),
+        h("span", { class: "trick-winner" }, trick.winner === null ? t("trick_left_open") : t("trick_won_by", { name: names[trick.winner] || "?" })),
       ),
     ),
   );

@@ -14,7 +14,7 @@ import { SeatPresence } from "./presence.js";
 import { fold } from "./reducer.js";
 import { rematchFrom, rematchParts, secondsLeft } from "./rematch.js";
 import { sound } from "./sounds.js";
-import { dealSummary } from "./summary.js";
+import { dealSummary, endedDealTricks } from "./summary.js";
 import { TableSocket } from "./socket.js";
 import { contribute, rememberCommitment } from "./verify.js";
 
@@ -77,7 +77,8 @@ export function tablePage(root, tableId, navigate) {
           // After a reload at the end of a match: the last deal's summary and the match's end.
           if (frame.view.match_over && !state.summary) {
             const last = frame.view.deal_results[frame.view.deal_results.length - 1];
-            state.summary = { match: true, result: last, tricks: last && last.deal_no === frame.view.deal_no ? frame.view.tricks : [] };
+            const open = frame.view.trick.length ? [{ winner: null, cards: frame.view.trick }] : [];
+            state.summary = { match: true, result: last, tricks: last && last.deal_no === frame.view.deal_no ? [...frame.view.tricks, ...open] : [] };
           }
         }
         state.matchId = frame.match_id;
@@ -252,11 +253,7 @@ export function tablePage(root, tableId, navigate) {
     if (words.length) say(words.join(". "));
     for (const e of events) {
       if (e.type === "deal_over") {
-        const tricks = [...before.tricks];
-        for (const x of events) {
-          if (x.type === "trick_won") tricks.push({ winner: x.seat, cards: x.cards });
-          if (x.type === "deal_over") break;
-        }
+        const tricks = endedDealTricks(before, events);
         const over = events.some((x) => x.type === "match_over");
         state.summary = { result: e.result, game_points: e.game_points, tricks, match: over };
       }
