@@ -54,9 +54,15 @@ async def started_table(
 
 
 async def play_random(
-    authority: TableAuthority, players: list[Player], rng: random.Random, moves: int
+    authority: TableAuthority,
+    players: list[Player],
+    rng: random.Random,
+    moves: int,
+    marriages: bool = True,
 ) -> int:
-    """Play up to ``moves`` random legal actions (never resigning); how many were played."""
+    """Play up to ``moves`` random legal actions (never resigning); how many were played.
+    With ``marriages=False`` nobody declares one, so no deal ends within its first seven
+    cards played (66 card points take at least four tricks)."""
     played = 0
     while played < moves and authority.state is not None and not authority.state.match_over:
         seat = authority.state.to_move
@@ -65,6 +71,8 @@ async def play_random(
             legal = json.loads(authority.records[-1].frame_for(seat))["legal"]
         else:
             legal = presenter.welcome(authority, seat)["view"]["legal"]
+        if not marriages:
+            legal = [a for a in legal if not a.get("marriage")]
         await authority.act(players[seat].id, authority.version, rng.choice(legal))
         played += 1
     return played
