@@ -38,7 +38,8 @@ _ABOVE = [int(m) for m in ABOVE]
 _SUIT = [int(m) for m in SUIT_MASK]
 INF = 1000
 _BY_POINTS = [-p for p in POINTS_LIST]
-"""Sort key of a card: the highest first."""
+"""Sort key of a card: the highest first (the order leads are tried in, which prunes more
+than trumps first)."""
 
 
 @dataclass(slots=True)
@@ -62,8 +63,6 @@ class Solver:
 
     def __init__(self, table: Table, position: Position, root: int) -> None:
         self.table = table
-        self._lead_order = [-POINTS_LIST[c] - 20 * ((c >> 3) == position.trump) for c in range(32)]
-        """Sort key of a lead: trumps first, then the highest cards."""
         self.bound = max(3, int(table.deal_values().max()))
         """No deal ends with a larger margin (game points 1 to 3, a failed closing -3): a
         search window clamped to it prunes as soon as a side reaches it."""
@@ -103,9 +102,7 @@ class Solver:
         stock_open = self.stock_open
         if n.lead >= 0:
             if stock_open:
-                cards = cards_of(hand)
-                cards.sort(key=_BY_POINTS.__getitem__)
-                return columns + cards
+                return columns + self._follow_order(cards_of(hand), n.lead)
             return columns + self._follow_cards(hand, n.lead)
         if stock_open:
             columns += self._open_extras(n.to_move, hand)
@@ -115,7 +112,7 @@ class Solver:
                 if (hand >> q) & 1 and (hand >> k) & 1:
                     columns += [MARRIAGE_COL + 2 * suit, MARRIAGE_COL + 2 * suit + 1]
         cards = cards_of(hand)
-        cards.sort(key=self._lead_order.__getitem__)
+        cards.sort(key=_BY_POINTS.__getitem__)
         return columns + cards
 
     def _open_extras(self, seat: int, hand: int) -> list[int]:
@@ -142,8 +139,19 @@ class Solver:
             allowed = (higher or same) if same else (trumps or hand)
         else:
             allowed = same or hand
-        cards = cards_of(allowed)
-        cards.sort(key=_BY_POINTS.__getitem__)
+        return self._follow_order(cards_of(allowed), led)
+
+    def _follow_order(self, cards: list[int], led: int) -> list[int]:
+        """``cards`` in the order a follower's replies are tried: the cards that take the
+        trick, highest first, then those that lose it, cheapest first."""
+        led_suit, trump = led >> 3, self.trump
+        cards.sort(
+            key=lambda c: (
+                -POINTS_LIST[c]
+                if ((c >> 3) == led_suit and c > led) or ((c >> 3) != led_suit and c >> 3 == trump)
+                else 20 + POINTS_LIST[c]
+            )
+        )
         return cards
 
     def _score(self, seat: int) -> int:
