@@ -19,7 +19,7 @@ BUDGET_S = 1.0
 
 EXPERT = hard.Search(
     max_playout_rows=12_288,
-    max_worlds=512,
+    max_worlds=2048,
     open_solve_stock=4,
     max_solved_worlds=160,
 )
