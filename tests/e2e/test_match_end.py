@@ -45,6 +45,9 @@ def test_a_rematch_is_offered_declined_offered_again_and_accepted(
     anna.click("[data-action=rematch]")
     offer = bela.get_by_test_id("rematch-offer")
     expect(offer).to_contain_text("Anna bietet eine Revanche an")
+    # The offer leaves who is connected as it was (it is no presence frame).
+    anna_dot = bela.locator('.seat[data-seat="0"] [data-testid=presence]')
+    expect(anna_dot).to_have_attribute("data-state", "connected")
     expect(bela.get_by_test_id("rematch-seconds")).to_have_text(re.compile(r"noch (59|60) s"))
     bela.click("[data-action=rematch-decline]")
     expect(anna.get_by_test_id("rematch-ended")).to_have_text("Bela declined the rematch.")

@@ -131,6 +131,7 @@ export class TableSocket {
         break;
       case "rematch":
         if (this.on.rematch) this.on.rematch(frame);
+        break;
       case "presence":
         if (this.on.presence) this.on.presence(frame);
         break;
