@@ -42,6 +42,28 @@ _BY_POINTS = [-p for p in POINTS_LIST]
 than trumps first)."""
 
 
+def _takers(trump: int, led: int) -> int:
+    """The cards that take a trick led by ``led`` when ``trump`` is trumps: the higher cards of
+    its suit, and any trump if it is not one."""
+    return _ABOVE[led] | (0 if led >> 3 == trump else _SUIT[trump])
+
+
+_TAKERS = [[_takers(trump, led) for led in range(32)] for trump in range(4)]
+"""``_TAKERS[trump][led]``: :func:`_takers` as a table."""
+_FOLLOW_KEYS = [
+    [
+        [
+            -POINTS_LIST[c] if (_TAKERS[trump][led] >> c) & 1 else 20 + POINTS_LIST[c]
+            for c in range(32)
+        ]
+        for led in range(32)
+    ]
+    for trump in range(4)
+]
+"""``_FOLLOW_KEYS[trump][led][card]``: the sort key of a reply, so that the cards that take
+the trick come first (highest first), then those that lose it (cheapest first)."""
+
+
 @dataclass(slots=True)
 class _Node:
     """A mutable search position (the solver undoes its changes as it backtracks)."""
@@ -63,6 +85,8 @@ class Solver:
 
     def __init__(self, table: Table, position: Position, root: int) -> None:
         self.table = table
+        self._takers = _TAKERS[position.trump]
+        self._follow_keys = _FOLLOW_KEYS[position.trump]
         self.bound = max(3, int(table.deal_values().max()))
         """No deal ends with a larger margin (game points 1 to 3, a failed closing -3): a
         search window clamped to it prunes as soon as a side reaches it."""
@@ -144,14 +168,7 @@ class Solver:
     def _follow_order(self, cards: list[int], led: int) -> list[int]:
         """``cards`` in the order a follower's replies are tried: the cards that take the
         trick, highest first, then those that lose it, cheapest first."""
-        led_suit, trump = led >> 3, self.trump
-        cards.sort(
-            key=lambda c: (
-                -POINTS_LIST[c]
-                if ((c >> 3) == led_suit and c > led) or ((c >> 3) != led_suit and c >> 3 == trump)
-                else 20 + POINTS_LIST[c]
-            )
-        )
+        cards.sort(key=self._follow_keys[led].__getitem__)
         return cards
 
     def _score(self, seat: int) -> int:
@@ -285,9 +302,7 @@ class Solver:
         led = n.lead
         drawing = self.stock_open
         leader = 1 - seat
-        same = (card >> 3) == (led >> 3)
-        beats = (same and card > led) or (not same and (card >> 3) == self.trump)
-        winner = seat if beats else leader
+        winner = seat if (self._takers[led] >> card) & 1 else leader
         gained = POINTS_LIST[card] + POINTS_LIST[led]
         pending = n.pending[winner]
         n.hands[seat] ^= 1 << card
