@@ -22,16 +22,28 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
+
+from app.bots.choose import choose_action
+from app.bots.knowledge import Knowledge, sample_positions
+from app.bots.playout import option_column
+from app.bots.solver import Solver
+from app.engine import apply, new_deal, preset, view
 
 
-def measure(stocks: list[int], deals: int, worlds: int, variant: str) -> dict[str, object]:
-    """Per stock size: times (s) and positions searched per world, and the values' digest."""
-    from app.bots.choose import choose_action
-    from app.bots.knowledge import Knowledge, sample_positions
-    from app.bots.playout import option_column
-    from app.bots.solver import Solver
-    from app.engine import apply, new_deal, preset, view
+class Figures(NamedTuple):
+    """One checkout's measurements."""
 
+    times: dict[int, list[float]]
+    """Per stock size, the seconds each world took."""
+    nodes: dict[int, list[int]]
+    """Per stock size, the positions each world's search visited."""
+    digest: str
+    """A digest of every value found, equal for checkouts that answer alike."""
+
+
+def measure(stocks: list[int], deals: int, worlds: int, variant: str) -> Figures:
+    """Solve sampled worlds of seeded deals at each stock size (see the module's text)."""
     times: dict[int, list[float]] = {s: [] for s in stocks}
     nodes: dict[int, list[int]] = {s: [] for s in stocks}
     values: list[list[int]] = []
@@ -54,15 +66,13 @@ def measure(stocks: list[int], deals: int, worlds: int, variant: str) -> dict[st
             action = choose_action(seat_view, "medium", random.Random(d), 0.15)
             state, _ = apply(state, action)
     digest = hashlib.sha256(repr(values).encode()).hexdigest()[:12]
-    return {"times": times, "nodes": nodes, "digest": digest}
+    return Figures(times, nodes, digest)
 
 
-def report(label: str, figures: dict[str, object]) -> None:
+def report(label: str, figures: Figures) -> None:
     """Print one checkout's figures."""
-    times: dict[int, list[float]] = figures["times"]  # type: ignore[assignment]
-    nodes: dict[int, list[int]] = figures["nodes"]  # type: ignore[assignment]
-    print(f"{label}: values digest {figures['digest']}")
-    for left, seconds in times.items():
+    print(f"{label}: values digest {figures.digest}")
+    for left, seconds in figures.times.items():
         if not seconds:
             print(f"  stock {left}: no position reached")
             continue
@@ -71,7 +81,7 @@ def report(label: str, figures: dict[str, object]) -> None:
             f"  stock {left}: {len(ordered)} worlds, mean {statistics.mean(ordered) * 1e3:.1f} ms,"
             f" median {ordered[len(ordered) // 2] * 1e3:.1f} ms,"
             f" p90 {ordered[int(len(ordered) * 0.9)] * 1e3:.1f} ms,"
-            f" {statistics.mean(nodes[left]):.0f} positions searched"
+            f" {statistics.mean(figures.nodes[left]):.0f} positions searched"
         )
 
 
@@ -90,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     stocks = [int(s) for s in args.stocks.split(",")]
     figures = measure(stocks, args.deals, args.worlds, args.variant)
     if args.json:
-        print(json.dumps(figures))
+        print(json.dumps(figures._asdict()))
         return
     report("this checkout", figures)
     if args.root:
@@ -102,9 +112,14 @@ def main(argv: list[str] | None = None) -> None:
             command, cwd=args.root, env=env, capture_output=True, text=True, check=True
         )
         other = json.loads(out.stdout)
-        for key in ("times", "nodes"):
-            other[key] = {int(s): v for s, v in other[key].items()}
-        report(args.root, other)
+        report(
+            args.root,
+            Figures(
+                times={int(s): v for s, v in other["times"].items()},
+                nodes={int(s): v for s, v in other["nodes"].items()},
+                digest=other["digest"],
+            ),
+        )
 
 
 if __name__ == "__main__":
