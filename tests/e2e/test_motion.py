@@ -112,6 +112,8 @@ def test_the_summary_and_the_replay_list_every_trick_of_the_deal(
     tricks = sum(result["tricks"]) + left_open(seats[0].events)
     expect(anna.get_by_test_id("trick-list").locator("li")).to_have_count(tricks)
     shot(anna, "summary-every-trick", full_page=False)
+    anna.reload()  # the match is over: the welcome alone tells the last deal's tricks
+    expect(anna.get_by_test_id("trick-list").locator("li")).to_have_count(tricks)
 
     match = httpx.get(f"{server.url}/api/tables/{table['id']}").json()["match_id"]
     anna.goto(f"/history/{match}")
@@ -163,11 +165,14 @@ def test_the_summary_lists_a_trick_the_end_of_the_deal_left_open(
         """([won, led, taken]) => import('/js/summary.js').then((m) => [
              m.endedDealTricks({ tricks: [won], trick: [] }, led),
              m.endedDealTricks({ tricks: [won], trick: [{ seat: 1, card: "QS" }] }, taken),
+             m.endedDealTricks({ tricks: [won], trick: [{ seat: 1, card: "QS" }] }, []),
            ])""",
         [won, led, taken],
     )
     assert tricks[0] == [won, {"winner": None, "cards": [{"seat": 1, "card": "QS"}]}]
     assert tricks[1] == [won, {"winner": 0, "cards": taken[1]["cards"]}]
+    # A reload after the match's end: the view alone, its open trick included.
+    assert tricks[2] == tricks[0]
     listed = page.evaluate(
         """(tricks) => import('/js/summary.js')
              .then((m) => m.trickList(tricks, ["Anna", "Bela"]).textContent)""",

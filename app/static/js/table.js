@@ -77,8 +77,8 @@ export function tablePage(root, tableId, navigate) {
           // After a reload at the end of a match: the last deal's summary and the match's end.
           if (frame.view.match_over && !state.summary) {
             const last = frame.view.deal_results[frame.view.deal_results.length - 1];
-            const open = frame.view.trick.length ? [{ winner: null, cards: frame.view.trick }] : [];
-            state.summary = { match: true, result: last, tricks: last && last.deal_no === frame.view.deal_no ? [...frame.view.tricks, ...open] : [] };
+            const ended = last && last.deal_no === frame.view.deal_no;
+            state.summary = { match: true, result: last, tricks: ended ? endedDealTricks(frame.view, []) : [] };
           }
         }
         state.matchId = frame.match_id;
