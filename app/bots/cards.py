@@ -74,6 +74,14 @@ def mask_of(codes: Iterable[str]) -> int:
     return mask
 
 
+def mask_of_ids(cards: Iterable[int]) -> int:
+    """The bitmask of some card ids."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
 def cards_of(mask: int) -> list[int]:
     """The card ids in a bitmask, lowest first."""
     out = []

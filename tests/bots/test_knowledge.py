@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from app.bots.cards import card_id, mask_of
-from app.bots.knowledge import Knowledge, sample_positions
-from app.engine import apply, legal_actions, new_deal, preset, view
+from app.bots.cards import SUIT_MASK, card_id, mask_of, suit_id
+from app.bots.knowledge import LEAKS, Knowledge, follow_clues, sample_positions
+from app.engine import Action, apply, full_deck, legal_actions, new_deal, preset, view
+from app.engine.cards import CARD_POINTS
 
 CONFIGS = [
     ("sixty-six", {}),
@@ -69,7 +70,7 @@ def test_a_king_or_queen_led_without_its_marriage_keeps_the_partner_out_of_world
                 declared = any(suit == led.suit for _, suit, _ in state.marriages)
                 k = Knowledge.from_view(view(state, state.to_move))
                 bit = 1 << card_id(f"{partner}{led.suit}") if partner else 0
-                if bit & k.unseen and not declared:
+                if bit & k.unseen & ~k.opponent_known and not declared:
                     assert k.opponent_unlikely & bit and k.opponent_allowed & bit
                     for world in sample_positions(k, 20, rng):
                         assert not world.hands[1 - state.to_move] & bit
@@ -77,3 +78,105 @@ def test_a_king_or_queen_led_without_its_marriage_keeps_the_partner_out_of_world
             plain = [a for a in actions if not getattr(a, "marriage", False)]
             state, _ = apply(state, rng.choice(plain or actions))
     assert checked > 5
+
+
+def test_follow_clues_name_the_cards_a_follow_says_were_missing():
+    """A follow to a plain ten with a cheap plain card says the follower lacked the suit's
+    ace, any trump and any cheaper plain card (and, with a queen, the king to marry it);
+    trumping says it lacked the suit above the
+    led card; taking in suit says it lacked the suit above its own card."""
+    spades = suit_id("S")
+    clues = dict(follow_clues(card_id("TH"), card_id("QC"), spades))
+    assert clues["ducked_high"] == mask_of(["AH"])
+    assert clues["no_trump_on_high"] == int(SUIT_MASK[spades])
+    cheaper = clues["discarded"] & mask_of(c.code for c in full_deck(20))
+    assert cheaper == mask_of(["JC", "JD", "JH"])
+    assert clues["spent_marriage"] == mask_of(["KC"])
+    assert follow_clues(card_id("KH"), card_id("JS"), spades) == [
+        ("trumped", mask_of(["TH", "AH"]))
+    ]
+    assert follow_clues(card_id("QH"), card_id("TH"), spades) == [("took_in_suit", mask_of(["AH"]))]
+    assert follow_clues(card_id("QS"), card_id("AS"), spades) == []
+
+
+def _mean_trumps(k: Knowledge, worlds: int, seed: int) -> float:
+    trumps = int(SUIT_MASK[k.trump])
+    hands = [w.hands[k.opponent] for w in sample_positions(k, worlds, random.Random(seed))]
+    return sum((h & trumps).bit_count() for h in hands) / worlds
+
+
+def _ducked_aces(count: int) -> list[dict]:
+    """Views of the leader after its plain ace or ten was let through by a cheap plain card
+    (one card drawn since), from seeded Schnapsen deals."""
+    rules = preset("schnapsen")
+    found = []
+    for d in range(200):
+        state = new_deal(rules, seed=f"duck-{d}", dealer=d % 2)
+        leader, trump = state.to_move, state.trump
+        high = [c for c in state.hands[leader] if c.suit != trump and c.rank in "AT"]
+        if not high:
+            continue
+        state, _ = apply(state, Action.play(high[0]))
+        follower = state.to_move
+        cheap = [c for c in state.hands[follower] if c.suit not in (trump, high[0].suit)]
+        if not cheap or not any(c.suit == trump for c in state.hands[follower]):
+            continue
+        state, _ = apply(state, Action.play(min(cheap, key=lambda c: CARD_POINTS[c.rank])))
+        found.append(dict(view(state, leader)))
+        if len(found) == count:
+            break
+    return found
+
+
+def test_worlds_give_fewer_trumps_to_a_player_who_let_an_ace_or_ten_through(monkeypatch):
+    """The clue ``no_trump_on_high`` weighs the worlds: a player who let a plain ace or ten
+    win without trumping it gets fewer trumps in the worlds than without the clue."""
+    views = _ducked_aces(12)
+    assert len(views) == 12
+    others = dict.fromkeys(LEAKS, 1.0)
+    one_clue = {**others, "no_trump_on_high": LEAKS["no_trump_on_high"]}
+    monkeypatch.setattr("app.bots.knowledge.LEAKS", one_clue)
+    with_clue = [Knowledge.from_view(v) for v in views]
+    assert all(k.opponent_hints for k in with_clue)
+    monkeypatch.setattr("app.bots.knowledge.LEAKS", others)
+    without = [Knowledge.from_view(v) for v in views]
+    clued = sum(_mean_trumps(k, 400, n) for n, k in enumerate(with_clue))
+    plain = sum(_mean_trumps(k, 400, n) for n, k in enumerate(without))
+    assert clued < 0.8 * plain
+
+
+def test_worlds_give_more_trumps_to_a_player_who_closed(monkeypatch):
+    """A player closes the stock mostly with trumps in hand: worlds after the opponent
+    closed give it more trumps than without the closing odds."""
+    rules = preset("schnapsen")
+    views = []
+    for d in range(100):
+        state = new_deal(rules, seed=f"close-{d}", dealer=d % 2)
+        closer = state.to_move
+        if Action.simple("close") not in legal_actions(state):
+            continue
+        state, _ = apply(state, Action.simple("close"))
+        state, _ = apply(state, legal_actions(state)[0])
+        views.append(dict(view(state, 1 - closer)))
+        if len(views) == 12:
+            break
+    assert len(views) == 12
+    with_odds = [Knowledge.from_view(v) for v in views]
+    assert all(k.opponent_closed_with >= 0 for k in with_odds)
+    closed = sum(_mean_trumps(k, 400, n) for n, k in enumerate(with_odds))
+    monkeypatch.setattr("app.bots.knowledge.CLOSING_ODDS", (1.0, 1.0, 1.0, 1.0))
+    plain = sum(_mean_trumps(k, 400, n) for n, k in enumerate(with_odds))
+    assert closed > 1.1 * plain
+
+
+def test_without_clues_keeps_the_facts_and_the_rules_of_leading():
+    """``without_clues`` drops the follows' clues and the closing odds, nothing else."""
+    views = _ducked_aces(3)
+    for v in views:
+        k = Knowledge.from_view(v)
+        bare = k.without_clues()
+        assert any(leak for _, _, leak in k.opponent_hints)
+        assert all(leak == 0 for _, _, leak in bare.opponent_hints)
+        assert bare.opponent_allowed == k.opponent_allowed
+        assert bare.opponent_known == k.opponent_known
+        assert bare.opponent_closed_with == -1
