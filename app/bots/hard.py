@@ -3,11 +3,12 @@
 While the stock is open it deals the unseen cards at random many times
 (:func:`app.bots.knowledge.sample_positions`: voids, marriage partners and the exchanged card
 respected, the opponent's earlier play weighed), plays each legal option in every world
-followed by fast greedy playouts (:mod:`app.bots.playout`), and takes the option with the best
-mean game-point margin. Once the stock is exhausted every hidden card is in the opponent's
-hand, and it solves the position exactly with alpha-beta (:mod:`app.bots.solver`); with a
-closed stock, or a stock down to its last open trick (a sampled world fixes the draws too), it
-solves a sample of worlds and takes the option that does best on average. :class:`Search`
+followed by fast greedy playouts (:mod:`app.bots.playout`; the options of one world share
+their random numbers), and takes the option with the best mean game-point margin. Once the
+stock is exhausted every hidden card is in the opponent's hand, and it solves the position
+exactly with alpha-beta (:mod:`app.bots.solver`); with a closed stock, or a stock down to its
+last open trick (a sampled world fixes the draws too), it solves a sample of worlds and takes
+the option that does best on average. :class:`Search`
 says how much it searches; the expert level (:mod:`app.bots.expert`) searches more.
 """
 
@@ -151,7 +152,7 @@ def _playout_round(
     rows = np.tile(np.repeat(np.arange(count), PLAYOUTS), len(columns))
     batch = base.take(rows)
     first = np.repeat(columns, per_action)
-    outcome = play_out(batch, rng=np_rng, first=first, greedy_noise=GREEDY_NOISE)
+    outcome = play_out(batch, rng=np_rng, first=first, greedy_noise=GREEDY_NOISE, noise_keys=rows)
     margin = outcome.margin(k.seat).reshape(len(columns), per_action)
     wins = (outcome.winner == k.seat).reshape(len(columns), per_action)
     values: np.ndarray = margin.sum(axis=1) + win_weight * wins.sum(axis=1)

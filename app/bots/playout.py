@@ -456,6 +456,7 @@ def play_out(
     uniforms: np.ndarray | None = None,
     first: np.ndarray | None = None,
     greedy_noise: float | None = None,
+    noise_keys: np.ndarray | None = None,
 ) -> Outcome:
     """Play every deal of ``batch`` to its end with the random policy; return the outcomes.
 
@@ -463,7 +464,9 @@ def play_out(
     ``uniforms``, a fresh number from ``rng``). ``first``, if given, holds an option column per
     deal that is taken at the first decision instead (it must be legal). With
     ``greedy_noise``, the movers follow :func:`greedy_choice` with that much noise instead of
-    the random policy. The batch is consumed.
+    the random policy; deals with equal ``noise_keys`` then draw the same noise at each step
+    (common random numbers: the options tried in one world are played out alike, so their
+    difference is measured with less noise). The batch is consumed.
     """
     if rng is None and uniforms is None:
         rng = np.random.default_rng()
@@ -489,7 +492,12 @@ def play_out(
             column = np.asarray(first, dtype=np.int64)[origin]
         elif greedy_noise is not None:
             assert rng is not None
-            noise = rng.random((len(batch), N_OPTIONS), dtype=np.float32) * greedy_noise
+            if noise_keys is None:
+                noise = rng.random((len(batch), N_OPTIONS), dtype=np.float32) * greedy_noise
+            else:
+                keys = noise_keys[origin]
+                shared = rng.random((int(noise_keys.max()) + 1, N_OPTIONS), dtype=np.float32)
+                noise = shared[keys] * greedy_noise
             column = greedy_choice(batch, options, noise)
         elif uniforms is not None:
             column = random_choice(options, uniforms[origin, decisions])
