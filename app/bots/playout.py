@@ -400,8 +400,9 @@ def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.nd
 
     A follower takes tricks worth taking and otherwise throws its cheapest card, sparing trumps;
     a leader leads low plain cards while the stock is open and cashes the cards its opponent
-    cannot beat once play is strict, declares marriages, exchanges, claims only when right, and
-    never closes (closing is judged at the root of the search, not inside playouts).
+    cannot beat once play is strict, declares marriages, exchanges, closes the stock when the
+    cards its opponent cannot beat bring it to 66 (:func:`_closing_wins`), and claims only when
+    right.
     ``noise`` (one number per option) is added to the values.
     """
     n = len(batch)
@@ -415,13 +416,14 @@ def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.nd
     strict_leads = np.nonzero(~following & ((batch.closed >= 0) | (batch.stock_n == 0)))[0]
     if len(strict_leads):
         # In the strict phase a leader cashes the cards the opponent cannot beat.
-        r = strict_leads
-        other = batch.hand[r, 1 - batch.to_move[r]]
-        beaten = (other[:, None] & ABOVE[None, :]) != 0
-        has_suit = (other[:, None] & _CARD_SUIT_MASK[None, :]) != 0
-        has_trump = (other & SUIT_MASK[trump[r]]) != 0
-        safe = ~beaten & (_IS_TRUMP[trump[r]] | has_suit | ~has_trump[:, None])
-        value[r, :32] += np.where(safe, 1.5 * POINTS[None, :] + 14, 0)
+        safe = _unbeatable(batch, strict_leads)
+        value[strict_leads, :32] += np.where(safe, 1.5 * POINTS[None, :] + 14, 0)
+    closable = np.nonzero(options[:, CLOSE_COL])[0]
+    if len(closable):
+        # After any exchange and marriage on offer: a marriage is declared first.
+        declaring = options[closable, MARRIAGE_COL:EXCHANGE_COL].any(axis=1)
+        closing = _closing_wins(batch, closable) & ~declaring
+        value[closable, CLOSE_COL] += np.where(closing, 180, 0)
     marriage_suit = (MARRIAGE_CARDS >> 3)[None, :]
     value[:, MARRIAGE_COL:EXCHANGE_COL] += np.where(
         marriage_suit == trump[:, None], TRUMP_MARRIAGE, PLAIN_MARRIAGE
@@ -433,6 +435,29 @@ def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.nd
         value[:, CLAIM_COL] += np.where(score >= GOING_OUT, 1000, -1000)
     best: np.ndarray = np.where(options, value, -np.inf).argmax(axis=1)
     return best
+
+
+def _unbeatable(batch: Batch, rows: np.ndarray) -> np.ndarray:
+    """``(len(rows), 32)``: the cards the mover of each row could lead in the strict phase
+    without the opponent's hand (as dealt in the row) beating them."""
+    trump = batch.trump[rows]
+    other = batch.hand[rows, 1 - batch.to_move[rows]]
+    beaten = (other[:, None] & ABOVE[None, :]) != 0
+    has_suit = (other[:, None] & _CARD_SUIT_MASK[None, :]) != 0
+    has_trump = (other & SUIT_MASK[trump]) != 0
+    safe: np.ndarray = ~beaten & (_IS_TRUMP[trump] | has_suit | ~has_trump[:, None])
+    return safe
+
+
+def _closing_wins(batch: Batch, rows: np.ndarray) -> np.ndarray:
+    """True where the leader's score (at least 30), its pending marriages and the points of
+    the cards it holds that the opponent cannot beat reach 66: the greedy leader closes."""
+    me = batch.to_move[rows]
+    score = batch.points[rows, me] + batch.marriages[rows, me]
+    held = ((batch.hand[rows, me][:, None] >> np.arange(32)[None, :]) & 1) != 0
+    sure = np.where(held & _unbeatable(batch, rows), POINTS[None, :], 0).sum(axis=1)
+    wins: np.ndarray = (score >= 30) & (score + batch.pending[rows, me] + sure >= GOING_OUT)
+    return wins
 
 
 # ---------------------------------------------------------------------------------------------
