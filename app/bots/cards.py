@@ -15,7 +15,7 @@ from typing import Any, Final
 import numpy as np
 
 from app.engine import new_deal, preset
-from app.engine.cards import CARD_POINTS, RANKS, SUITS
+from app.engine.cards import CARD_POINTS, RANKS, SUITS, Card, beats
 from app.engine.play import marriage_points
 
 SUIT_ORDER: Final = "".join(SUITS)
@@ -74,12 +74,26 @@ def mask_of(codes: Iterable[str]) -> int:
     return mask
 
 
+def _takers(trump: int, led: int) -> int:
+    """The cards that take a trick led by ``led`` when ``trump`` is trumps, by the engine's
+    rule (:func:`app.engine.cards.beats`)."""
+    best = Card(RANK_ORDER[led % 8], SUIT_ORDER[led // 8])
+    trump_suit = SUIT_ORDER[trump]
+    return mask_of_ids(
+        c for c in range(32) if beats(Card(RANK_ORDER[c % 8], SUIT_ORDER[c // 8]), best, trump_suit)
+    )
+
+
 def mask_of_ids(cards: Iterable[int]) -> int:
     """The bitmask of some card ids."""
     mask = 0
     for card in cards:
         mask |= 1 << card
     return mask
+
+
+TAKERS: Final = [[_takers(trump, led) for led in range(32)] for trump in range(4)]
+"""``TAKERS[trump][led]``: the bits of the cards that take a trick led by ``led``."""
 
 
 def cards_of(mask: int) -> list[int]:

@@ -33,6 +33,7 @@ from .cards import (
     QUEEN,
     RANK_ORDER,
     SUIT_MASK,
+    TAKERS,
     card_id,
     cards_of,
     mask_of,
@@ -331,15 +332,14 @@ def follow_clues(led: int, follow: int, trump: int) -> list[tuple[str, int]]:
 
 def _trick_clues(led: int, follow: int, trump: int) -> list[tuple[str, int]]:
     """What taking or losing the trick says (:func:`follow_clues`)."""
-    suit = led >> 3
     above_led = int(ABOVE[led])
-    if suit == trump:
-        lost = not (follow >> 3 == trump and follow > led)
-        return [("ducked_trump", above_led)] if lost else []
-    if follow >> 3 == suit and follow > led:
-        return [("took_in_suit", int(ABOVE[follow]))]
-    if follow >> 3 == trump:
-        return [("trumped", above_led)]
+    took = (TAKERS[trump][led] >> follow) & 1
+    if led >> 3 == trump:
+        return [] if took else [("ducked_trump", above_led)]
+    if took:
+        return [
+            ("trumped", above_led) if follow >> 3 == trump else ("took_in_suit", int(ABOVE[follow]))
+        ]
     high = POINTS_LIST[led] >= 10
     clues = [("ducked_high" if high else "ducked_low", above_led)]
     if high:
@@ -423,11 +423,9 @@ def sample_positions(knowledge: Knowledge, n: int, rng: random.Random) -> list[P
     for _ in range(n):
         for _ in range(HINT_TRIES):
             rng.shuffle(may)
-            if rng.random() < _hint_odds(k, k.opponent_known | mask_of_ids(may[:need])):
+            opp_hand = k.opponent_known | mask_of_ids(may[:need])
+            if rng.random() < _hint_odds(k, opp_hand):
                 break
-        opp_hand = k.opponent_known
-        for c in may[:need]:
-            opp_hand |= 1 << c
         stock = may[need:] + must_stock
         rng.shuffle(stock)
         if k.turned >= 0:

@@ -44,6 +44,7 @@ from .cards import (
     QUEEN,
     RANK_ORDER,
     SUIT_MASK,
+    TAKERS,
     TRUMP_MARRIAGE,
     card_id,
 )
@@ -374,11 +375,7 @@ def _beats_table() -> np.ndarray:
     table = np.zeros((32, 4, 32), dtype=bool)
     for led in range(32):
         for trump in range(4):
-            for card in range(32):
-                if card >> 3 == led >> 3:
-                    table[led, trump, card] = card > led
-                else:
-                    table[led, trump, card] = card >> 3 == trump
+            table[led, trump] = (TAKERS[trump][led] >> np.arange(32)) & 1
     return table
 
 
@@ -506,6 +503,7 @@ def play_out(
         "decisions": np.zeros(n_total, dtype=np.int64),
     }
     origin = np.arange(n_total)
+    n_keys = int(noise_keys.max()) + 1 if noise_keys is not None else 0
     decisions = np.zeros(n_total, dtype=np.int64)
     step = 0
     most_steps = 4 * batch.table.deck + 16  # every deal ends well before: a bug otherwise
@@ -520,9 +518,8 @@ def play_out(
             if noise_keys is None:
                 noise = rng.random((len(batch), N_OPTIONS), dtype=np.float32) * greedy_noise
             else:
-                keys = noise_keys[origin]
-                shared = rng.random((int(noise_keys.max()) + 1, N_OPTIONS), dtype=np.float32)
-                noise = shared[keys] * greedy_noise
+                shared = rng.random((n_keys, N_OPTIONS), dtype=np.float32)
+                noise = shared[noise_keys[origin]] * greedy_noise
             column = greedy_choice(batch, options, noise)
         elif uniforms is not None:
             column = random_choice(options, uniforms[origin, decisions])

@@ -22,6 +22,7 @@ from .cards import (
     POINTS_LIST,
     QUEEN,
     SUIT_MASK,
+    TAKERS,
     TRUMP_MARRIAGE,
     cards_of,
 )
@@ -42,18 +43,10 @@ _BY_POINTS = [-p for p in POINTS_LIST]
 than trumps first)."""
 
 
-def _takers(trump: int, led: int) -> int:
-    """The cards that take a trick led by ``led`` when ``trump`` is trumps: the higher cards of
-    its suit, and any trump if it is not one."""
-    return _ABOVE[led] | (0 if led >> 3 == trump else _SUIT[trump])
-
-
-_TAKERS = [[_takers(trump, led) for led in range(32)] for trump in range(4)]
-"""``_TAKERS[trump][led]``: :func:`_takers` as a table."""
 _FOLLOW_KEYS = [
     [
         [
-            -POINTS_LIST[c] if (_TAKERS[trump][led] >> c) & 1 else 20 + POINTS_LIST[c]
+            -POINTS_LIST[c] if (TAKERS[trump][led] >> c) & 1 else 20 + POINTS_LIST[c]
             for c in range(32)
         ]
         for led in range(32)
@@ -85,7 +78,7 @@ class Solver:
 
     def __init__(self, table: Table, position: Position, root: int) -> None:
         self.table = table
-        self._takers = _TAKERS[position.trump]
+        self._takers = TAKERS[position.trump]
         self._follow_keys = _FOLLOW_KEYS[position.trump]
         self.bound = max(3, int(table.deal_values().max()))
         """No deal ends with a larger margin (game points 1 to 3, a failed closing -3): a
