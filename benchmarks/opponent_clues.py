@@ -21,7 +21,6 @@ import argparse
 import math
 import random
 from collections import defaultdict
-from math import comb
 
 from app.bots.arena import PipedBot
 from app.bots.cards import SUIT_MASK, card_id, mask_of, suit_id
@@ -33,7 +32,7 @@ from app.engine import apply, new_deal, preset, view
 def chance_of_any(cards: int, pool: int, hand: int) -> float:
     """The chance that ``hand`` cards dealt at random from ``pool`` include one of ``cards``."""
     size, hits = pool.bit_count(), (cards & pool).bit_count()
-    return 1.0 - comb(size - hits, hand) / comb(size, hand)
+    return 1.0 - math.comb(size - hits, hand) / math.comb(size, hand)
 
 
 def likelihood_ratio(events: list[tuple[float, bool]]) -> float:

@@ -8,8 +8,8 @@ their random numbers), and takes the option with the best mean game-point margin
 stock is exhausted every hidden card is in the opponent's hand, and it solves the position
 exactly with alpha-beta (:mod:`app.bots.solver`); with a closed stock, or a stock down to its
 last open trick (a sampled world fixes the draws too), it solves a sample of worlds and takes
-the option that does best on average. :class:`Search`
-says how much it searches; the expert level (:mod:`app.bots.expert`) searches more.
+the option that does best on average. :class:`Search` says how much it searches; the expert
+level (:mod:`app.bots.expert`) searches more.
 """
 
 from __future__ import annotations

@@ -36,14 +36,14 @@ def _choice(score: int, stock: list[str], pending: int = 0) -> int:
 
 
 def test_the_greedy_leader_closes_when_its_safe_cards_bring_it_to_66():
-    """With 45 points and the two top trumps (21 points nobody can beat) it closes; with 44,
-    or with its ace of hearts (which the opponent can trump) counted, it would not reach 66
-    and leads instead; a pending marriage counts."""
+    """With 45 points and the two top trumps (21 points nobody can beat) it closes; with 44
+    (its ace of hearts, which the opponent can trump, does not count) it leads instead; a
+    pending marriage counts, but not below a score of 30."""
     stock = ["QH", "KH", "TC", "JS"]
     assert _choice(45, stock) == CLOSE_COL
     assert _choice(44, stock) != CLOSE_COL
-    assert _choice(24, stock, pending=20) != CLOSE_COL
     assert _choice(35, stock, pending=20) == CLOSE_COL
+    assert _choice(26, stock, pending=20) != CLOSE_COL
 
 
 def test_the_greedy_leader_does_not_close_a_stock_too_small_to_close():
