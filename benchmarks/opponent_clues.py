@@ -1,11 +1,13 @@
-"""What a player's follows and closings say about its hand, measured on a level's own play.
+"""What a player's leads, follows and closings say about its hand, measured on a level's own play.
 
 Run ``python benchmarks/opponent_clues.py --deals 300`` (figures only, no assertions). Seeded
 Schnapsen deals are played by a level against itself (hard by default; with ``--from DIR``,
 the level of the checkout in DIR, through :class:`app.bots.arena.PipedBot`). At every follow to a
 lead while the stock is open, each clue of :func:`app.bots.knowledge.follow_clues` names cards
-the follower then lacked; the script compares how often it really held one of them with the
-chance a random hand dealt from what the leader had not seen holds one, and prints each clue's
+the follower then lacked (and at every lead without a marriage, each clue of
+:func:`app.bots.knowledge.lead_clues` those the leader lacked); the script compares how often it
+really held one of them with the chance a random hand dealt from what the other seat had not
+seen holds one, and prints each clue's
 likelihood ratio (the ``leak`` of :data:`app.bots.knowledge.LEAKS`: 1 says nothing, 0 is a
 rule kept every time). It also prints how often a player closed the stock, when it could, by
 the trumps it held (:data:`app.bots.knowledge.CLOSING_ODDS`). With ``--worlds N`` it also
@@ -25,7 +27,7 @@ from collections import defaultdict
 from app.bots.arena import PipedBot
 from app.bots.cards import SUIT_MASK, card_id, mask_of, suit_id
 from app.bots.choose import choose_action
-from app.bots.knowledge import LEAKS, Knowledge, follow_clues, sample_positions
+from app.bots.knowledge import LEAKS, Knowledge, follow_clues, lead_clues, sample_positions
 from app.engine import apply, new_deal, preset, view
 
 
@@ -110,12 +112,29 @@ def main() -> None:
                         known = bool(lacked & k.opponent_known)
                         chance = 1.0 if known else chance_of_any(lacked, pool, count)
                         events[name].append((chance, bool(lacked & hand)))
+            if (
+                action["type"] == "play"
+                and not action.get("marriage")
+                and not seen["trick"]
+                and seen["stock"]
+                and not seen["closed"]
+            ):
+                k = Knowledge.from_view(view(state, 1 - seat))
+                pool = k.unseen & ~k.opponent_known
+                count = k.opponent_count - k.opponent_known.bit_count()
+                led = card_id(action["card"])
+                for name, cards in lead_clues(led, trump):
+                    lacked = cards & ~(1 << led)
+                    if lacked:
+                        known = bool(lacked & k.opponent_known)
+                        chance = 1.0 if known else chance_of_any(lacked, pool, count)
+                        events[name].append((chance, bool(lacked & hand)))
             state, _ = apply(state, action)
     if piped is not None:
         piped.close()
     player = f"{args.level} of {args.root}" if args.root else args.level
     print(f"{args.deals} Schnapsen deals, {player} against itself (seed {args.seed})")
-    print(f"{'clue':18} {'follows':>7} {'by chance':>9} {'held':>6} {'ratio':>6} {'in use':>6}")
+    print(f"{'clue':18} {'plays':>7} {'by chance':>9} {'held':>6} {'ratio':>6} {'in use':>6}")
     for name in LEAKS:
         found = events.get(name, [])
         if not found:

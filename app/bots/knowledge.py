@@ -283,6 +283,9 @@ def _hints(
                 missing |= 1 << low
             if missing:
                 hints.append((missing, drawn, 0.0))
+            if stock_open and not (rank in (QUEEN, KING) and suit in married):
+                clues = lead_clues(led, trump)
+                hints += [(cards, drawn, LEAKS[name]) for name, cards in clues if cards]
         elif len(cards) > 1 and stock_open:
             follow = card_id(cards[1]["card"])
             clues = follow_clues(led, follow, trump)
@@ -301,6 +304,7 @@ LEAKS: Final = {
     "discarded": 0.27,
     "ducked_trump": 0.18,
     "spent_marriage": 0.18,
+    "led_low": 0.45,
 }
 """What each follow of the opponent's to this seat's lead while the stock is open says, as
 the odds that a player would still have played so holding one of the cards the clue names,
@@ -316,7 +320,9 @@ bot as it was before these clues, against itself (44 to 370 of each follow;
 - ``discarded``: it threw a plain card on a trick it lost, so it held no cheaper plain
   card;
 - ``ducked_trump``: it let a trump win, so it held no higher trump;
-- ``spent_marriage``: it followed with a king or queen, so it held no partner to marry it.
+- ``spent_marriage``: it followed with a king or queen, so it held no partner to marry it;
+- ``led_low``: it led a plain king, queen or jack (without a marriage), so it held no cheaper
+  plain card (484 such leads).
 """
 
 
@@ -328,6 +334,16 @@ def follow_clues(led: int, follow: int, trump: int) -> list[tuple[str, int]]:
     if rank in (QUEEN, KING):
         clues.append(("spent_marriage", 1 << (follow - rank + (KING if rank == QUEEN else QUEEN))))
     return clues
+
+
+def lead_clues(led: int, trump: int) -> list[tuple[str, int]]:
+    """The clues of a card led while the stock is open (not with a marriage): pairs of (the
+    clue's name in :data:`LEAKS`, the cards the leader then lacked by it). Only a plain king,
+    queen or jack says something: a player leads its cheapest plain card (``led_low``); an
+    ace, a ten or a trump led said nothing measurable (docs/bots.md)."""
+    if led >> 3 == trump or POINTS_LIST[led] >= 10:
+        return []
+    return [("led_low", _PLAIN_CHEAPER[trump][POINTS_LIST[led]] & ~(1 << led))]
 
 
 def _trick_clues(led: int, follow: int, trump: int) -> list[tuple[str, int]]:

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from app.bots.cards import SUIT_MASK, card_id, mask_of, suit_id
-from app.bots.knowledge import LEAKS, Knowledge, follow_clues, sample_positions
+from app.bots.knowledge import LEAKS, Knowledge, follow_clues, lead_clues, sample_positions
 from app.engine import Action, apply, full_deck, legal_actions, new_deal, preset, view
 from app.engine.cards import CARD_POINTS
 
@@ -97,6 +97,55 @@ def test_follow_clues_name_the_cards_a_follow_says_were_missing():
     ]
     assert follow_clues(card_id("QH"), card_id("TH"), spades) == [("took_in_suit", mask_of(["AH"]))]
     assert follow_clues(card_id("QS"), card_id("AS"), spades) == []
+
+
+def test_lead_clues_name_the_cheaper_plain_cards_a_low_lead_says_were_missing():
+    """A plain king, queen or jack led while the stock is open says the leader held no
+    cheaper plain card; an ace, a ten or a trump says nothing."""
+    spades = suit_id("S")
+    deck = mask_of(c.code for c in full_deck(20))
+
+    def clues(card: str) -> list[tuple[str, int]]:
+        return [(name, cards & deck) for name, cards in lead_clues(card_id(card), spades)]
+
+    assert clues("KH") == [("led_low", mask_of(["JC", "QC", "JD", "QD", "JH", "QH"]))]
+    assert clues("QD") == [("led_low", mask_of(["JC", "JD", "JH"]))]
+    assert clues("JD") == [("led_low", 0)]
+    for card in ("AH", "TD", "KS", "JS"):
+        assert clues(card) == []
+
+
+def _cheap_plain(k: Knowledge, worlds: int, seed: int) -> float:
+    cheap = mask_of(
+        c.code for c in full_deck(20) if suit_id(c.suit) != k.trump and CARD_POINTS[c.rank] < 4
+    )
+    hands = [w.hands[k.opponent] for w in sample_positions(k, worlds, random.Random(seed))]
+    return sum((h & cheap).bit_count() for h in hands) / worlds
+
+
+def test_worlds_give_fewer_cheap_cards_to_a_player_who_led_a_plain_king(monkeypatch):
+    """The clue ``led_low`` weighs the worlds: after the opponent led a plain king, the
+    worlds give it fewer cheaper plain cards than without the clue."""
+    rules = preset("schnapsen")
+    views = []
+    for d in range(200):
+        state = new_deal(rules, seed=f"lead-{d}", dealer=d % 2)
+        leader, trump = state.to_move, state.trump
+        kings = [c for c in state.hands[leader] if c.suit != trump and c.rank == "K"]
+        if not kings:
+            continue
+        state, _ = apply(state, Action.play(kings[0]))
+        views.append(dict(view(state, 1 - leader)))
+        if len(views) == 12:
+            break
+    assert len(views) == 12
+    clued = [Knowledge.from_view(v) for v in views]
+    assert all(any(leak == LEAKS["led_low"] for _, _, leak in k.opponent_hints) for k in clued)
+    monkeypatch.setattr("app.bots.knowledge.LEAKS", {**LEAKS, "led_low": 1.0})
+    plain = [Knowledge.from_view(v) for v in views]
+    with_clue = sum(_cheap_plain(k, 400, n) for n, k in enumerate(clued))
+    without = sum(_cheap_plain(k, 400, n) for n, k in enumerate(plain))
+    assert with_clue < 0.92 * without
 
 
 def _mean_trumps(k: Knowledge, worlds: int, seed: int) -> float:
