@@ -395,7 +395,8 @@ _CARD_SUIT_MASK: Final = SUIT_MASK[np.arange(32) >> 3]
 def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.ndarray:
     """A stronger playout policy for the hard bot: each option gets a greedy value plus noise.
 
-    A follower takes tricks worth taking and otherwise throws its cheapest card, sparing trumps;
+    A follower takes a trick that brings it to 66 and other tricks worth taking, and otherwise
+    throws its cheapest card, sparing trumps;
     a leader leads low plain cards while the stock is open and cashes the cards its opponent
     cannot beat once play is strict, declares marriages, exchanges, closes the stock when the
     cards its opponent cannot beat bring it to 66 (:func:`_closing_wins`), and claims only when
@@ -410,6 +411,19 @@ def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.nd
     value[:, :32] += np.where(
         following[:, None], _FOLLOW_VALUE[np.maximum(batch.lead, 0), trump], _LEAD_VALUE[trump]
     )
+    follows = np.nonzero(following)[0]
+    if len(follows):
+        # A follower takes a trick that brings it to 66.
+        me = batch.to_move[follows]
+        score = (
+            batch.points[follows, me]
+            + batch.marriages[follows, me]
+            + batch.pending[follows, me]
+            + batch.bonus[follows, me]
+        )
+        led = batch.lead[follows]
+        finish = _BEATS[led, trump[follows]] & (score[:, None] + _TRICK[led] >= GOING_OUT)
+        value[follows, :32] += np.where(finish, 200, 0)
     strict_leads = np.nonzero(~following & ((batch.closed >= 0) | (batch.stock_n == 0)))[0]
     if len(strict_leads):
         # In the strict phase a leader cashes the cards the opponent cannot beat.

@@ -50,3 +50,31 @@ def test_the_greedy_leader_does_not_close_a_stock_too_small_to_close():
     """Below the preset's smallest stock for closing (Schnapsen: 3 cards) closing is no
     option at all."""
     assert _choice(60, ["QH", "JS"]) != CLOSE_COL
+
+
+def _follow(score: int) -> int:
+    """The greedy follower's card (Sixty-Six, spades trump) on a plain jack of hearts led,
+    holding the trump ace and two nines of other plain suits."""
+    position = Position(
+        hands=(
+            mask_of(["QH", "KH", "TC", "JC", "QD"]),
+            mask_of(["AS", "9C", "9D", "KC", "QC", "TD"]),
+        ),
+        stock=tuple(card_id(c) for c in ["JD", "KD", "AD", "JS"]),
+        trump=suit_id("S"),
+        to_move=1,
+        lead=card_id("JH"),
+        card_points=(20, score),
+        tricks=(2, 2),
+    )
+    batch = Batch.from_positions(Table.from_rules(preset("sixty-six")), [position])
+    options = legal_options(batch)
+    noise = np.zeros((1, N_OPTIONS), dtype=np.float32)
+    return int(greedy_choice(batch, options, noise)[0])
+
+
+def test_the_greedy_follower_takes_a_trick_that_brings_it_to_66():
+    """Trumping a jack with the trump ace costs more than the trick is worth, so the follower
+    throws a nine; at 53 points the 13 of the trick bring it to 66, and it trumps."""
+    assert _follow(52) in (card_id("9C"), card_id("9D"))
+    assert _follow(53) == card_id("AS")
