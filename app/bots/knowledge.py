@@ -306,10 +306,10 @@ LEAKS: Final = {
     "spent_marriage": 0.18,
     "led_low": 0.45,
 }
-"""What each follow of the opponent's to this seat's lead while the stock is open says, as
-the odds that a player would still have played so holding one of the cards the clue names,
-against not holding any (the likelihood ratio), measured on 300 Schnapsen deals of the hard
-bot as it was before these clues, against itself (44 to 370 of each follow;
+"""What each follow of the opponent's to this seat's lead, and each of its leads, while the
+stock is open says, as the odds that a player would still have played so holding one of the
+cards the clue names, against not holding any (the likelihood ratio), measured on 300
+Schnapsen deals of the hard bot as it was before these clues, against itself (44 to 484 of each;
 ``python benchmarks/opponent_clues.py --from``, docs/bots.md):
 
 - ``took_in_suit``: it took the trick with a card of the led suit, so it held none higher in it;
