@@ -27,29 +27,22 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 
-from app.bots.cards import (
-    ABOVE,
-    KING,
-    PLAIN_MARRIAGE,
-    POINTS_LIST,
-    QUEEN,
-    SUIT_MASK,
-    TAKERS,
-    TRUMP_MARRIAGE,
-    cards_of,
-)
+from app.bots.cards import POINTS_LIST, TAKERS, cards_of
 from app.bots.choose import choose_action
 from app.bots.knowledge import Knowledge, sample_positions
-from app.bots.playout import MARRIAGE_COL, Position, option_column
-from app.bots.solver import Solver, deal_points
+from app.bots.playout import Position, option_column
+from app.bots.solver import (
+    Solver,
+    column_card,
+    deal_points,
+    marriage_columns,
+    strict_follows,
+)
 from app.engine import apply, new_deal, preset, view
 from app.engine.scoring import GOING_OUT
 
 NODE_LIMIT = 30_000
 """Positions (each over a vector of worlds) searched before the search gives up."""
-
-_ABOVE = [int(m) for m in ABOVE]
-_SUIT = [int(m) for m in SUIT_MASK]
 
 
 class TooLarge(Exception):
@@ -115,13 +108,13 @@ class ClosedSearch:
     def _my_options(self, led: int) -> list[int]:
         if led >= 0:
             return cards_of(self._follows(self.mine, led))
-        columns = self._marriages(self.me, self.mine)
+        columns = self._marriages(self.mine)
         return columns + cards_of(self.mine)
 
     def _after_mine(self, column: int, worlds: list[int], led: int | None = None) -> list[float]:
         if led is None:
             led = self.k.lead
-        card, marriage = _card_of(column, self.trump)
+        card, marriage = column_card(column, self.trump)
         self.mine ^= 1 << card
         try:
             if led >= 0:
@@ -142,12 +135,12 @@ class ClosedSearch:
             if led >= 0:
                 options = cards_of(self._follows(hand, led))
             else:
-                options = self._marriages(opponent, hand) + cards_of(hand)
+                options = self._marriages(hand) + cards_of(hand)
             for column in options:
                 by_option.setdefault(column, []).append(i)
         for column, members in by_option.items():
             subset = [worlds[i] for i in members]
-            card, marriage = _card_of(column, self.trump)
+            card, marriage = column_card(column, self.trump)
             for w in subset:
                 self.opponent_hands[w] ^= 1 << card
             try:
@@ -165,22 +158,10 @@ class ClosedSearch:
     # -- the rules of a closed stock -------------------------------------------------------
 
     def _follows(self, hand: int, led: int) -> int:
-        """The cards ``hand`` may play to ``led`` once play is strict."""
-        same = hand & _SUIT[led >> 3]
-        if self.table.strict_head:
-            higher = same & _ABOVE[led]
-            trumps = hand & _SUIT[self.trump]
-            return (higher or same) if same else (trumps or hand)
-        return same or hand
+        return strict_follows(self.table, self.trump, hand, led)
 
-    def _marriages(self, seat: int, hand: int) -> list[int]:
-        if not self.table.marriages_in_strict_phase:
-            return []
-        columns = []
-        for suit in range(4):
-            if (hand >> (suit * 8 + QUEEN)) & 1 and (hand >> (suit * 8 + KING)) & 1:
-                columns += [MARRIAGE_COL + 2 * suit, MARRIAGE_COL + 2 * suit + 1]
-        return columns
+    def _marriages(self, hand: int) -> list[int]:
+        return marriage_columns(hand) if self.table.marriages_in_strict_phase else []
 
     def _led(self, seat: int, card: int, marriage: int, worlds: list[int]) -> list[float]:
         self.nodes += 1
@@ -248,15 +229,6 @@ class ClosedSearch:
         )
         margin = game[self.me] - game[1 - self.me]
         return [margin + self.win_weight * (margin > 0)] * len(worlds)
-
-
-def _card_of(column: int, trump: int) -> tuple[int, int]:
-    """The card an option column plays and the marriage it declares (0 for none)."""
-    if column < MARRIAGE_COL:
-        return column, 0
-    suit, is_king = divmod(column - MARRIAGE_COL, 2)
-    points = TRUMP_MARRIAGE if suit == trump else PLAIN_MARRIAGE
-    return suit * 8 + (KING if is_king else QUEEN), points
 
 
 def solved_one_by_one(

@@ -57,6 +57,37 @@ _FOLLOW_KEYS = [
 the trick come first (highest first), then those that lose it (cheapest first)."""
 
 
+def strict_follows(table: Table, trump: int, hand: int, led: int) -> int:
+    """The cards of ``hand`` a follower may play to ``led`` once play is strict (the stock
+    closed or exhausted): the led suit (higher under ``strict=head``), else under
+    ``strict=head`` a trump, else any card."""
+    same = hand & _SUIT[led >> 3]
+    if table.strict_head:
+        higher = same & _ABOVE[led]
+        trumps = hand & _SUIT[trump]
+        return (higher or same) if same else (trumps or hand)
+    return same or hand
+
+
+def marriage_columns(hand: int) -> list[int]:
+    """The option columns of the marriages ``hand`` may declare (queen, then king, by suit)."""
+    columns = []
+    for suit in range(4):
+        if (hand >> (suit * 8 + QUEEN)) & 1 and (hand >> (suit * 8 + KING)) & 1:
+            columns += [MARRIAGE_COL + 2 * suit, MARRIAGE_COL + 2 * suit + 1]
+    return columns
+
+
+def column_card(column: int, trump: int) -> tuple[int, int]:
+    """The card an option column plays and the points of the marriage it declares (0 for a
+    plain play)."""
+    if column < MARRIAGE_COL:
+        return column, 0
+    suit, is_king = divmod(column - MARRIAGE_COL, 2)
+    points = TRUMP_MARRIAGE if suit == trump else PLAIN_MARRIAGE
+    return suit * 8 + (KING if is_king else QUEEN), points
+
+
 @dataclass(slots=True)
 class _Node:
     """A mutable search position (the solver undoes its changes as it backtracks)."""
@@ -124,10 +155,7 @@ class Solver:
         if stock_open:
             columns += self._open_extras(n.to_move, hand)
         if stock_open or t.marriages_in_strict_phase:
-            for suit in range(4):
-                q, k = suit * 8 + QUEEN, suit * 8 + KING
-                if (hand >> q) & 1 and (hand >> k) & 1:
-                    columns += [MARRIAGE_COL + 2 * suit, MARRIAGE_COL + 2 * suit + 1]
+            columns += marriage_columns(hand)
         cards = cards_of(hand)
         cards.sort(key=_BY_POINTS.__getitem__)
         return columns + cards
@@ -149,13 +177,7 @@ class Solver:
         return extras
 
     def _follow_cards(self, hand: int, led: int) -> list[int]:
-        same = hand & _SUIT[led >> 3]
-        if self.table.strict_head:
-            higher = same & _ABOVE[led]
-            trumps = hand & _SUIT[self.trump]
-            allowed = (higher or same) if same else (trumps or hand)
-        else:
-            allowed = same or hand
+        allowed = strict_follows(self.table, self.trump, hand, led)
         return self._follow_order(cards_of(allowed), led)
 
     def _follow_order(self, cards: list[int], led: int) -> list[int]:
@@ -234,11 +256,8 @@ class Solver:
         if column == CLOSE_COL:
             return self._close(seat, alpha, beta)
         if column >= MARRIAGE_COL:
-            suit, is_king = divmod(column - MARRIAGE_COL, 2)
-            card = suit * 8 + (KING if is_king else QUEEN)
-            return self._lead(
-                seat, card, TRUMP_MARRIAGE if suit == self.trump else PLAIN_MARRIAGE, alpha, beta
-            )
+            card, marriage = column_card(column, self.trump)
+            return self._lead(seat, card, marriage, alpha, beta)
         if n.lead < 0:
             return self._lead(seat, column, 0, alpha, beta)
         return self._follow(seat, column, alpha, beta)
