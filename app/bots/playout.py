@@ -415,12 +415,7 @@ def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.nd
     if len(follows):
         # A follower takes a trick that brings it to 66.
         me = batch.to_move[follows]
-        score = (
-            batch.points[follows, me]
-            + batch.marriages[follows, me]
-            + batch.pending[follows, me]
-            + batch.bonus[follows, me]
-        )
+        score = _score(batch, follows, me) + batch.pending[follows, me]
         led = batch.lead[follows]
         finish = _BEATS[led, trump[follows]] & (score[:, None] + _TRICK[led] >= GOING_OUT)
         value[follows, :32] += np.where(finish, 200, 0)
@@ -448,6 +443,13 @@ def greedy_choice(batch: Batch, options: np.ndarray, noise: np.ndarray) -> np.nd
     return best
 
 
+def _score(b: Batch, rows: np.ndarray, seat: np.ndarray) -> np.ndarray:
+    """The score of ``seat`` in each of ``rows``: card points, credited marriages and the
+    last trick's bonus."""
+    score: np.ndarray = b.points[rows, seat] + b.marriages[rows, seat] + b.bonus[rows, seat]
+    return score
+
+
 def _unbeatable(batch: Batch, rows: np.ndarray) -> np.ndarray:
     """``(len(rows), 32)``: the cards the mover of each row could lead in the strict phase
     without the opponent's hand (as dealt in the row) beating them."""
@@ -464,7 +466,7 @@ def _closing_wins(batch: Batch, rows: np.ndarray) -> np.ndarray:
     """True where the leader's score (at least 30), its pending marriages and the points of
     the cards it holds that the opponent cannot beat reach 66: the greedy leader closes."""
     me = batch.to_move[rows]
-    score = batch.points[rows, me] + batch.marriages[rows, me]
+    score = _score(batch, rows, me)
     held = ((batch.hand[rows, me][:, None] >> np.arange(32)[None, :]) & 1) != 0
     sure = np.where(held & _unbeatable(batch, rows), POINTS[None, :], 0).sum(axis=1)
     wins: np.ndarray = (score >= 30) & (score + batch.pending[rows, me] + sure >= GOING_OUT)
@@ -602,8 +604,7 @@ def _declare(b: Batch, rows: np.ndarray, seat: np.ndarray, card: np.ndarray, end
     b.marriages[rows, seat] += np.where(credited, value, 0)
     b.pending[rows, seat] += np.where(credited, 0, value)
     if not b.table.manual_claim:
-        score = b.points[rows, seat] + b.marriages[rows, seat] + b.bonus[rows, seat]
-        out = credited & (score >= GOING_OUT)
+        out = credited & (_score(b, rows, seat) >= GOING_OUT)
         ends.add(rows[out], seat[out], REACHED, seat[out])
 
 
@@ -638,8 +639,7 @@ def _complete_trick(
 
     finished = np.zeros(len(rows), dtype=bool)
     if not t.manual_claim:
-        score = b.points[rows, winner] + b.marriages[rows, winner] + b.bonus[rows, winner]
-        finished = score >= GOING_OUT
+        finished = _score(b, rows, winner) >= GOING_OUT
         ends.add(rows[finished], winner[finished], REACHED, winner[finished])
     empty = ((b.hand[rows, 0] | b.hand[rows, 1]) == 0) & ~finished
     if empty.any():
