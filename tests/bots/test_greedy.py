@@ -29,10 +29,14 @@ def _choice(score: int, stock: list[str], pending: int = 0) -> int:
         pending=(pending, 0),
         tricks=(3, 1),
     )
-    batch = Batch.from_positions(Table.from_rules(preset("schnapsen")), [position])
-    options = legal_options(batch)
+    return _greedy("schnapsen", position)
+
+
+def _greedy(variant: str, position: Position) -> int:
+    """The greedy policy's column in ``position``, without noise."""
+    batch = Batch.from_positions(Table.from_rules(preset(variant)), [position])
     noise = np.zeros((1, N_OPTIONS), dtype=np.float32)
-    return int(greedy_choice(batch, options, noise)[0])
+    return int(greedy_choice(batch, legal_options(batch), noise)[0])
 
 
 def test_the_greedy_leader_closes_when_its_safe_cards_bring_it_to_66():
@@ -67,10 +71,7 @@ def _follow(score: int) -> int:
         card_points=(20, score),
         tricks=(2, 2),
     )
-    batch = Batch.from_positions(Table.from_rules(preset("sixty-six")), [position])
-    options = legal_options(batch)
-    noise = np.zeros((1, N_OPTIONS), dtype=np.float32)
-    return int(greedy_choice(batch, options, noise)[0])
+    return _greedy("sixty-six", position)
 
 
 def test_the_greedy_follower_takes_a_trick_that_brings_it_to_66():
