@@ -49,6 +49,26 @@ def likelihood_ratio(events: list[tuple[float, bool]]) -> float:
     return (low * high) ** 0.5
 
 
+def record(
+    events: dict[str, list[tuple[float, bool]]],
+    other: Knowledge,
+    clues: list[tuple[str, int]],
+    played: int,
+    hand: int,
+) -> None:
+    """Add to ``events``, for each clue of the card ``played`` from ``hand``, the chance that
+    a hand dealt from what the ``other`` seat had not seen holds one of the cards it names, and
+    whether ``hand`` did."""
+    pool = other.unseen & ~other.opponent_known
+    count = other.opponent_count - other.opponent_known.bit_count()
+    for name, cards in clues:
+        lacked = cards & ~(1 << played)
+        if lacked:
+            known = bool(lacked & other.opponent_known)
+            chance = 1.0 if known else chance_of_any(lacked, pool, count)
+            events[name].append((chance, bool(lacked & hand)))
+
+
 def cross_entropy(k: Knowledge, truth: int, worlds: int, rng: random.Random) -> float:
     """Nats of the opponent's true hand ``truth`` under the share of ``worlds`` sampled
     worlds that give it each card it might hold."""
@@ -100,35 +120,16 @@ def main() -> None:
             trump = suit_id(seen["trump"])
             if any(a["type"] == "close" for a in seen["legal"]):
                 closings[(hand & int(SUIT_MASK[trump])).bit_count()][action["type"] == "close"] += 1
-            if action["type"] == "play" and seen["trick"] and seen["stock"] and not seen["closed"]:
-                leader = seen["trick"][0]["seat"]
-                k = Knowledge.from_view(view(state, leader))
-                pool = k.unseen & ~k.opponent_known
-                count = k.opponent_count - k.opponent_known.bit_count()
-                led, follow = card_id(seen["trick"][0]["card"]), card_id(action["card"])
-                for name, cards in follow_clues(led, follow, trump):
-                    lacked = cards & ~(1 << follow)
-                    if lacked:
-                        known = bool(lacked & k.opponent_known)
-                        chance = 1.0 if known else chance_of_any(lacked, pool, count)
-                        events[name].append((chance, bool(lacked & hand)))
-            if (
-                action["type"] == "play"
-                and not action.get("marriage")
-                and not seen["trick"]
-                and seen["stock"]
-                and not seen["closed"]
-            ):
-                k = Knowledge.from_view(view(state, 1 - seat))
-                pool = k.unseen & ~k.opponent_known
-                count = k.opponent_count - k.opponent_known.bit_count()
-                led = card_id(action["card"])
-                for name, cards in lead_clues(led, trump):
-                    lacked = cards & ~(1 << led)
-                    if lacked:
-                        known = bool(lacked & k.opponent_known)
-                        chance = 1.0 if known else chance_of_any(lacked, pool, count)
-                        events[name].append((chance, bool(lacked & hand)))
+            open_stock = seen["stock"] and not seen["closed"]
+            if action["type"] == "play" and open_stock:
+                played = card_id(action["card"])
+                if seen["trick"]:
+                    other = seen["trick"][0]["seat"]
+                    clues = follow_clues(card_id(seen["trick"][0]["card"]), played, trump)
+                else:
+                    other = 1 - seat
+                    clues = [] if action.get("marriage") else lead_clues(played, trump)
+                record(events, Knowledge.from_view(view(state, other)), clues, played, hand)
             state, _ = apply(state, action)
     if piped is not None:
         piped.close()
