@@ -23,6 +23,7 @@ from app.api import chat as chat_api
 from app.api import errors as api_errors
 from app.api.body_limit import BodyLimit
 from app.api.headers import SecurityHeaders
+from app.api.slow_requests import SlowRequests
 from app.services import Services
 from app.settings import Settings, get_settings
 
@@ -67,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(SlowRequests, threshold=settings.slow_request_seconds)
     api_errors.install(app)
     limits.install(app, settings)
     app.include_router(api_router)

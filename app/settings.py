@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     ws_connections_per_address: int = Field(default=100, ge=1)
     # HTTP request bodies past this size answer 413 body_too_large (app/api/body_limit.py).
     max_body_bytes: int = Field(default=65_536, ge=1_024)
+    # An HTTP request answered after more than this many seconds is logged as a warning
+    # (app/api/slow_requests.py); 0 turns the warning off.
+    slow_request_seconds: float = Field(default=1.0, ge=0)
 
     # Creations per client address per minute (app/api/limits.py); 429 with Retry-After past them.
     players_per_minute: int = Field(default=30, ge=1)

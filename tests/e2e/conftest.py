@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import subprocess
+import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -96,18 +99,74 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+STATIC = ("js/", "css/", "favicon")  # a timeline leaves out the pages' static files
+
+
+def path(url: str) -> str:
+    """The path of a page's ``url`` (shortened), for a timeline."""
+    return url.split("/", 3)[-1][:80]
+
+
+def frame_type(payload: Any) -> str:
+    """The ``type`` of a socket frame, for a timeline (never its content)."""
+    try:
+        return str(json.loads(payload).get("type"))
+    except (ValueError, TypeError, AttributeError):
+        return "?"
+
+
 class Watch:
-    """Collects everything that went wrong on the pages of a test."""
+    """Collects everything that went wrong on the pages of a test, and a timeline of each
+    page's requests and socket frames (printed when the test fails, to tell a request that
+    never came back from a page that did not draw what it had)."""
+
+    KEPT = 60  # timeline entries kept per page
 
     def __init__(self) -> None:
         self.problems: list[str] = []
         self.tolerate = False
         self.tolerated: list[str] = []
+        self.started = time.monotonic()
+        self.timelines: dict[str, deque[str]] = {}
 
     def note(self, problem: str) -> None:
         (self.tolerated if self.tolerate else self.problems).append(problem)
 
+    def mark(self, who: str, what: str) -> None:
+        """One entry of ``who``'s timeline, stamped with the seconds since the test began."""
+        timeline = self.timelines.setdefault(who, deque(maxlen=self.KEPT))
+        timeline.append(f"{time.monotonic() - self.started:7.2f} s  {what}")
+
+    def timeline(self) -> str:
+        """Every page's timeline, for a failed test's report."""
+        return "\n".join(
+            f"-- {who}\n" + "\n".join(entries) for who, entries in self.timelines.items()
+        )
+
+    def follow(self, page: Page, who: str) -> None:
+        """Put ``page``'s calls (not its static files), their answers and its socket frames
+        (their types only) on the timeline of ``who``."""
+
+        def request(r: Any, arrow: str) -> None:
+            if not path(r.url).startswith(STATIC):
+                self.mark(who, f"{arrow} {r.method} /{path(r.url)}")
+
+        page.on("request", lambda r: request(r, "->"))
+        page.on("requestfinished", lambda r: request(r, "<-"))
+        page.on("requestfailed", lambda r: request(r, f"failed ({r.failure})"))
+
+        def socket(ws: Any) -> None:
+            self.mark(who, f"ws open /{path(ws.url)}")
+            ws.on("framesent", lambda f: self.mark(who, f"ws sent {frame_type(f)}"))
+            ws.on("framereceived", lambda f: self.mark(who, f"ws got {frame_type(f)}"))
+            ws.on("close", lambda _: self.mark(who, "ws closed"))
+            ws.on("socketerror", lambda e: self.mark(who, f"ws error {e}"))
+
+        page.on("websocket", socket)
+
     def page(self, page: Page, who: str) -> Page:
+        self.follow(page, who)
+
         def console(message: Any) -> None:
             if message.type == "error":
                 self.note(f"{who}: console error: {message.text}")
@@ -134,10 +193,23 @@ class Watch:
         assert not self.problems, "problems in the browser:\n" + "\n".join(self.problems)
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed
+    return report
+
+
+CALL_FAILED = pytest.StashKey[bool]()
+
+
 @pytest.fixture
-def watch() -> Iterator[Watch]:
+def watch(request: pytest.FixtureRequest) -> Iterator[Watch]:
     watching = Watch()
     yield watching
+    if request.node.stash.get(CALL_FAILED, False):
+        print(f"the pages' timelines:\n{watching.timeline()}")
     watching.check()
 
 
