@@ -168,6 +168,7 @@ class Watch:
         self.follow(page, who)
 
         def console(message: Any) -> None:
+            self.mark(who, f"console {message.type}: {message.text[:200]}")
             if message.type == "error":
                 self.note(f"{who}: console error: {message.text}")
 

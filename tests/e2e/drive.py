@@ -54,8 +54,20 @@ def take_seat(page: Page, table: dict[str, Any], player: dict[str, Any]) -> Page
     try:
         expect(page.locator(".hand.mine .card").first).to_be_visible()
     except AssertionError as missing:
-        raise AssertionError(f"{missing}\n{server_answer(page.url, table)}") from None
+        raise AssertionError(
+            f"{missing}\n{server_answer(page.url, table)}\n{drawn(page)}"
+        ) from None
     return page
+
+
+def drawn(page: Page) -> str:
+    """What ``page`` has drawn in its main element (the start of its markup), for a failure's
+    message."""
+    try:
+        markup = page.evaluate("document.getElementById('app')?.outerHTML ?? 'no #app'")
+    except Exception as error:  # a closed page: say so instead
+        return f"the page's markup is out of reach ({type(error).__name__})"
+    return f"{page.url} draws: {str(markup)[:1500]}"
 
 
 def server_answer(page_url: str, table: dict[str, Any]) -> str:

@@ -46,7 +46,8 @@ def test_a_deal_against_the_easy_computer_from_the_lobby(new_page: Any) -> None:
         played += 1
         expect(page.locator(".table-page")).not_to_have_attribute("data-version", str(before))
     assert summary_shown(page), "the deal against the computer did not end"
-    assert played >= 3
+    # The earliest a deal can end: a marriage of 40 and two tricks (the deals are random).
+    assert played >= 2
     expect(page.get_by_test_id("summary")).to_contain_text(re.compile(r"\d"))
     shot(page, "computer-deal-over")
     dismiss_summary(page)

@@ -80,7 +80,8 @@ def test_a_three_hand_deal_against_two_computer_players(new_page: Any) -> None:
             )
             assert sorted(sides) == ["from-bottom", "from-left", "from-right"]
     assert summary_shown(page), "the three-hand deal did not end"
-    assert played >= 4
+    # The earliest a deal can end: a marriage of 40 and two tricks (the deals are random).
+    assert played >= 2
     summary = page.get_by_test_id("summary")
     expect(summary.locator("table.summary thead th")).to_have_count(4)  # a column per seat
     shot(page, "three-hand-deal-over")

@@ -149,18 +149,23 @@ export function tablePage(root, tableId, navigate) {
     socket.start();
   }
 
+  // The table as the REST API shows it (a seated player also gets its invite link). Only the
+  // call's failure is caught here: an error while drawing is a bug, and is left to surface.
   async function refreshTable() {
+    let table;
     try {
-      state.table = await call("GET", `/api/tables/${tableId}`);
-      render();
+      table = await call("GET", `/api/tables/${tableId}`);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        state.missing = true;
-        render();
-      } else {
+      if (!(error instanceof ApiError && error.status === 404)) {
         toast(t("offline"));
+        return;
       }
+      state.missing = true;
+      render();
+      return;
     }
+    state.table = table;
+    render();
   }
 
   // The side log tells the current deal's story, newest first; a new deal starts it afresh.
@@ -983,6 +988,7 @@ export function tablePage(root, tableId, navigate) {
     );
   }
 
+  render(); // "loading" until the table comes
   refreshTable().then(() => {
     if (alive && !state.missing) connect();
   });
