@@ -311,7 +311,7 @@ export function lobbyPage(root, navigate) {
       { class: "hero" },
       h("div", { class: "hero-fan", "aria-hidden": "true" }, fan),
       h("p", { class: "tagline" }, t("tagline")),
-      h("p", { class: "online-count", "data-online": "", "data-testid": "lobby-online", hidden: true }),
+      h("p", { class: "online-count", "data-online-count": "", "data-testid": "lobby-online", hidden: true }),
     );
   }
 

@@ -63,7 +63,7 @@ function renderHeader() {
   document.body.classList.toggle("four-colour", four);
   mount(
     document.getElementById("prefs"),
-    h("span", { class: "online-count", "data-online": "", "data-testid": "header-online", hidden: true }),
+    h("span", { class: "online-count", "data-online-count": "", "data-testid": "header-online", hidden: true }),
     h(
       "label",
       { class: "four" },

@@ -1,5 +1,5 @@
 // "N players online" in the header and the lobby: asked of the server every 30 s while the
-// page is in view (never from a hidden tab), and shown wherever an element has `data-online`.
+// page is in view (never from a hidden tab), and shown wherever an element has `data-online-count`.
 
 import { t } from "./i18n.js";
 
@@ -10,7 +10,7 @@ let asking = false;
 
 function show() {
   const text = players === null ? "" : players === 1 ? t("online_one") : t("online_many", { n: players });
-  for (const el of document.querySelectorAll("[data-online]")) {
+  for (const el of document.querySelectorAll("[data-online-count]")) {
     el.textContent = text;
     el.hidden = players === null;
   }
@@ -33,7 +33,7 @@ async function ask() {
   timer = setTimeout(ask, EVERY_MS);
 }
 
-/** Start counting (once), and fill any `data-online` element drawn since. */
+/** Start counting (once), and fill any `data-online-count` element drawn since. */
 export function onlineCount() {
   if (timer === null && document.visibilityState === "visible") ask();
   show();
