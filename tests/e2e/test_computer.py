@@ -35,13 +35,13 @@ def test_a_deal_against_the_easy_computer_from_the_lobby(new_page: Any) -> None:
     for _ in range(200):
         if summary_shown(page):
             break
+        # The version first: a move that lands after it is waited for no longer.
+        before = version_of(page)
         if not my_turn(page):  # the computer is thinking: wait for its move
-            before = version_of(page)
             expect(page.locator(".table-page")).not_to_have_attribute(
                 "data-version", str(before), timeout=30_000
             )
             continue
-        before = version_of(page)
         play_one(page, rng)
         played += 1
         expect(page.locator(".table-page")).not_to_have_attribute("data-version", str(before))

@@ -20,8 +20,8 @@ def my_turn(page: Page) -> bool:
     return page.locator(".table-page").get_attribute("data-my-turn") == "true"
 
 
-def wait_for_move(page: Page) -> None:
-    before = version_of(page)
+def wait_for_move(page: Page, before: int) -> None:
+    """Wait for the table to move on from version ``before`` (read before the turn was)."""
     expect(page.locator(".table-page")).not_to_have_attribute(
         "data-version", str(before), timeout=30_000
     )
@@ -66,10 +66,11 @@ def test_a_three_hand_deal_against_two_computer_players(new_page: Any) -> None:
     for _ in range(120):
         if summary_shown(page):
             break
-        if not my_turn(page):
-            wait_for_move(page)
-            continue
+        # The version first: a move that lands after it is waited for no longer.
         before = version_of(page)
+        if not my_turn(page):
+            wait_for_move(page, before)
+            continue
         act(page, rng)
         played += 1
         expect(page.locator(".table-page")).not_to_have_attribute("data-version", str(before))
