@@ -194,15 +194,16 @@ class Watch:
         assert not self.problems, "problems in the browser:\n" + "\n".join(self.problems)
 
 
+CALL_FAILED = pytest.StashKey[bool]()  # whether a test's own body failed
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Keep whether the test's body failed, for its ``watch`` to print the timelines."""
     report = yield
     if report.when == "call":
         item.stash[CALL_FAILED] = report.failed
     return report
-
-
-CALL_FAILED = pytest.StashKey[bool]()
 
 
 @pytest.fixture
