@@ -116,3 +116,16 @@ def test_a_missing_replay_says_so_in_the_players_language_with_a_way_back(
     assert all("404" in p for p in watch.tolerated), watch.tolerated
     problem.locator("a[href='/history']").click()
     expect(page.locator(".history h1")).to_be_visible()
+
+
+def test_an_unknown_table_says_so_with_a_way_back(
+    new_page: Any, server: Server, watch: Watch
+) -> None:
+    page = new_page("anna", locale="de-DE")
+    watch.tolerate = True  # the table's 404 is the point
+    page.goto("/t/no-such-table")
+    expect(page.locator("main h1")).to_have_text("Diesen Tisch gibt es nicht.")
+    watch.tolerate = False
+    assert watch.tolerated and all("404" in p for p in watch.tolerated), watch.tolerated
+    page.locator("main a[href='/']").click()
+    expect(page.locator("#computer-title")).to_be_visible()

@@ -156,12 +156,10 @@ export function tablePage(root, tableId, navigate) {
     try {
       table = await call("GET", `/api/tables/${tableId}`);
     } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) {
-        toast(t("offline"));
-        return;
-      }
-      state.missing = true;
-      render();
+      if (error instanceof ApiError && error.status === 404) {
+        state.missing = true;
+        render();
+      } else toast(t("offline"));
       return;
     }
     state.table = table;
