@@ -102,7 +102,7 @@ def browser() -> Iterator[Browser]:
 STATIC = ("js/", "css/", "favicon")  # a timeline leaves out the pages' static files
 
 
-def path(url: str) -> str:
+def short_path(url: str) -> str:
     """The path of a page's ``url`` (shortened), for a timeline."""
     return url.split("/", 3)[-1][:80]
 
@@ -148,15 +148,15 @@ class Watch:
         (their types only) on the timeline of ``who``."""
 
         def request(r: Any, arrow: str) -> None:
-            if not path(r.url).startswith(STATIC):
-                self.mark(who, f"{arrow} {r.method} /{path(r.url)}")
+            if not short_path(r.url).startswith(STATIC):
+                self.mark(who, f"{arrow} {r.method} /{short_path(r.url)}")
 
         page.on("request", lambda r: request(r, "->"))
         page.on("requestfinished", lambda r: request(r, "<-"))
         page.on("requestfailed", lambda r: request(r, f"failed ({r.failure})"))
 
         def socket(ws: Any) -> None:
-            self.mark(who, f"ws open /{path(ws.url)}")
+            self.mark(who, f"ws open /{short_path(ws.url)}")
             ws.on("framesent", lambda f: self.mark(who, f"ws sent {frame_type(f)}"))
             ws.on("framereceived", lambda f: self.mark(who, f"ws got {frame_type(f)}"))
             ws.on("close", lambda _: self.mark(who, "ws closed"))
