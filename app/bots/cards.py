@@ -42,6 +42,10 @@ POINTS: Final = np.array([RANK_POINTS[RANK_ORDER[i % 8]] for i in range(32)], dt
 
 POINTS_LIST: Final = [int(p) for p in POINTS]
 
+CLOSING_SCORE: Final = 30
+"""The medium bot and the playouts' greedy leader close the stock only from this score on,
+when the points of their sure tricks would bring them to 66."""
+
 SUIT_MASK: Final = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.int64)
 """The bits of every card of a suit."""
 

@@ -18,6 +18,7 @@ from app.engine.scoring import GOING_OUT
 
 from .cards import (
     ABOVE,
+    CLOSING_SCORE,
     KING,
     POINTS_LIST,
     QUEEN,
@@ -96,7 +97,7 @@ def _sure_points(k: Knowledge) -> int:
 
 def _should_close(k: Knowledge) -> bool:
     me = k.seat
-    if k.tricks[me] == 0 or k.score(me) < 30:
+    if k.tricks[me] == 0 or k.score(me) < CLOSING_SCORE:
         return False
     return k.score(me) + k.pending[me] + _sure_points(k) >= GOING_OUT
 

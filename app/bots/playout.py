@@ -38,6 +38,7 @@ from app.engine.scoring import GOING_OUT, deal_value
 
 from .cards import (
     ABOVE,
+    CLOSING_SCORE,
     KING,
     PLAIN_MARRIAGE,
     POINTS,
@@ -463,13 +464,15 @@ def _unbeatable(batch: Batch, rows: np.ndarray) -> np.ndarray:
 
 
 def _closing_wins(batch: Batch, rows: np.ndarray) -> np.ndarray:
-    """True where the leader's score (at least 30), its pending marriages and the points of
-    the cards it holds that the opponent cannot beat reach 66: the greedy leader closes."""
+    """True where the leader's score (at least ``CLOSING_SCORE``), its pending marriages and
+    the points of the cards it holds that the opponent cannot beat reach 66: the greedy leader
+    closes."""
     me = batch.to_move[rows]
     score = _score(batch, rows, me)
     held = ((batch.hand[rows, me][:, None] >> np.arange(32)[None, :]) & 1) != 0
     sure = np.where(held & _unbeatable(batch, rows), POINTS[None, :], 0).sum(axis=1)
-    wins: np.ndarray = (score >= 30) & (score + batch.pending[rows, me] + sure >= GOING_OUT)
+    reach = score + batch.pending[rows, me] + sure >= GOING_OUT
+    wins: np.ndarray = (score >= CLOSING_SCORE) & reach
     return wins
 
 
