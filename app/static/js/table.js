@@ -159,7 +159,9 @@ export function tablePage(root, tableId, navigate) {
       if (error instanceof ApiError && error.status === 404) {
         state.missing = true;
         render();
-      } else toast(t("offline"));
+      } else {
+        toast(t("offline"));
+      }
       return;
     }
     state.table = table;
