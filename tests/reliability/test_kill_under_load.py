@@ -3,7 +3,7 @@
 Each table has every seat and a spectator connected to a real ``talon serve`` subprocess on
 SQLite and keeps one action in flight, as ``benchmarks/load.py`` does (the two-seat tables are
 set up with its code; a few tables of three and four play three-hand and four-hand, bidding
-included). Once 30 % of the planned moves are acknowledged the server is killed with
+included). Once 20 % of the planned moves are acknowledged the server is killed with
 SIGKILL, whatever it was doing; it is started again on the same database and port, and every
 client reconnects with ``since`` its own version and plays on. Then, for every table: every
 acknowledged action is in the stored log exactly once at its version, the log has no gap,
@@ -37,7 +37,7 @@ TARGET = 7  # game points: about 100 moves a two-seat match, more at three and f
 N_SEAT_TABLES = {"three-hand": 4, "four-hand": 4}  # of the 50, the others seat two
 LONGEST = 200
 """Versions after which the mover resigns: random bidding can sink a four-hand side for ever."""
-KILL_AFTER = 0.3  # of the moves the tables are expected to play
+KILL_AFTER = 0.2  # of the moves the tables are expected to play
 
 
 class ServerGone(Exception):
@@ -64,11 +64,14 @@ class Table:
 
 
 class Run:
-    """What every table shares: where the server is, and when it is back after a kill."""
+    """What every table shares: where the server is, when to kill it (once enough moves are
+    acknowledged and every table has connected), and when it is back after the kill."""
 
-    def __init__(self, base: str, planned_moves: int) -> None:
+    def __init__(self, base: str, planned_moves: int, tables: int) -> None:
         self.base = base
         self.kill_at = int(planned_moves * KILL_AFTER)
+        self.tables = tables
+        self.connected = 0
         self.acked = 0
         self.killing = asyncio.Event()
         self.back = asyncio.Event()
@@ -78,6 +81,7 @@ async def play_table(run: Run, table: Table, rng: random.Random) -> None:
     everyone = table.viewers
     for viewer in everyone:
         await viewer.connect(run.base, table.table_id, None)
+    run.connected += 1
     while not everyone[0].view["match_over"]:
         try:
             await one_move(run, table, rng)
@@ -120,7 +124,7 @@ async def one_move(run: Run, table: Table, rng: random.Random) -> None:
     assert frame["version"] == target
     table.acked.append((target, seat, action))
     run.acked += 1
-    if run.acked == run.kill_at:
+    if run.acked >= run.kill_at and run.connected == run.tables:
         run.killing.set()
     for viewer in everyone:
         await viewer.catch_up(target)
@@ -167,8 +171,8 @@ async def test_sigkill_under_load_loses_no_acknowledged_action(tmp_path: Path) -
             Table(t, d["match_id"], [*(Viewer(token) for token in tokens), Viewer(None)])
             for (t, tokens), d in zip(made, details, strict=True)
         ]
-        # A match to 7 takes about 100 moves; kill once 30 % of that is acknowledged.
-        run = Run(base, planned_moves=TABLES * 100)
+        # A match to 7 takes about 100 moves; kill once 20 % of that is acknowledged.
+        run = Run(base, planned_moves=TABLES * 100, tables=len(tables))
         players = asyncio.gather(*(play_table(run, t, random.Random(rng.random())) for t in tables))
         waiting = asyncio.ensure_future(run.killing.wait())
         await asyncio.wait([players, waiting], return_when=asyncio.FIRST_COMPLETED)
