@@ -41,7 +41,7 @@ MAX_WORLDS = 512
 PLAYOUTS = 1
 """Greedy playouts per world and option: one, so the playouts of a round cover as many worlds
 as they can (twice as many worlds with one playout each measured no worse than two playouts
-each, within the noise of the arena; docs/bots.md)."""
+each, within the noise of the arena; docs/strength.md)."""
 WIN_WEIGHT = 2.0
 """What winning the deal is worth on top of the game-point margin: the bot prefers a safe
 win to a gamble for more game points."""

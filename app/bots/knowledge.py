@@ -310,7 +310,7 @@ LEAKS: Final = {
 stock is open says, as the odds that a player would still have played so holding one of the
 cards the clue names, against not holding any (the likelihood ratio), measured on 300
 Schnapsen deals of the hard bot as it was before these clues, against itself (44 to 484 of each;
-``python benchmarks/opponent_clues.py --from``, docs/bots.md):
+``python benchmarks/opponent_clues.py --from``, docs/strength.md):
 
 - ``took_in_suit``: it took the trick with a card of the led suit, so it held none higher in it;
 - ``trumped``: it trumped a plain lead, so it held no card of the suit above it;
@@ -340,7 +340,7 @@ def lead_clues(led: int, trump: int) -> list[tuple[str, int]]:
     """The clues of a card led while the stock is open (not with a marriage): pairs of (the
     clue's name in :data:`LEAKS`, the cards the leader then lacked by it). Only a plain king,
     queen or jack says something: a player leads its cheapest plain card (``led_low``); an
-    ace, a ten or a trump led said nothing measurable (docs/bots.md)."""
+    ace, a ten or a trump led said nothing measurable (docs/strength.md)."""
     if led >> 3 == trump or POINTS_LIST[led] >= 10:
         return []
     return [("led_low", _PLAIN_CHEAPER[trump][POINTS_LIST[led]] & ~(1 << led))]
