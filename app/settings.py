@@ -100,7 +100,7 @@ class Settings(BaseSettings):
     # decision. It runs in one more bot worker process (a thread with BOT_WORKERS=0).
     analyses_per_hour: int = Field(default=10, ge=0)
     analysis_queue: int = Field(default=100, ge=1)
-    analysis_worlds: int = Field(default=24, ge=1, le=1000)
+    analysis_worlds: int = Field(default=64, ge=1, le=1000)
 
     # /metrics (Prometheus) and /openapi.json with the /docs page are off on the app port
     # unless turned on (app/api/docs.py says why the docs page stays off in production).

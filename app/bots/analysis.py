@@ -1,5 +1,6 @@
-"""Analysis of a finished match's decisions: what the hard bot's search would have played from
-the deciding seat's view, and what the move played cost in expected game points.
+"""Analysis of a finished match's decisions: what the strongest level's search (the expert's)
+would have played from the deciding seat's view, and what the move played cost in expected game
+points.
 
 Only the seat's view goes in (never the state), and the search runs a fixed amount of work with
 a random generator seeded by the view itself, so a view gets the same advice whatever the cards
@@ -16,12 +17,13 @@ from typing import Any
 
 from app.engine import Action, Rules, apply, new_match, view
 
-from . import hard
+from . import expert, hard
 
-WORLDS = 24
+WORLDS = 64
 """Sampled worlds per decision where the search counts worlds (solved positions with hidden
 cards, and tables of three and four); with two seats and an open stock every playout round of
-the hard bot is played."""
+the expert's search is played (about as many solved worlds as the expert gets through in its
+second at four stock cards; `benchmarks/analysis_noise.py` measures what more would change)."""
 
 MARKS = (("blunder", 1.0), ("mistake", 0.5), ("inaccuracy", 0.2))
 """A move that lost at least this many expected game points against the best one gets the
@@ -35,9 +37,10 @@ def view_seed(view: dict[str, Any]) -> int:
 
 
 def advise(view: dict[str, Any], worlds: int = WORLDS) -> list[float]:
-    """The expected game-point margin of each of ``view["legal"]`` for the mover's side."""
+    """The expected game-point margin of each of ``view["legal"]`` for the mover's side, by
+    the expert's search with a fixed amount of work."""
     rng = random.Random(view_seed(view))
-    return hard.action_values(view, rng, worlds, win_weight=0.0)
+    return hard.action_values(view, rng, worlds, win_weight=0.0, search=expert.EXPERT)
 
 
 def judge(

@@ -92,19 +92,23 @@ def choose(
 
 
 def action_values(
-    view: dict[str, Any], rng: random.Random, worlds: int, win_weight: float = WIN_WEIGHT
+    view: dict[str, Any],
+    rng: random.Random,
+    worlds: int,
+    win_weight: float = WIN_WEIGHT,
+    search: Search = HARD,
 ) -> list[float]:
-    """What each of ``view["legal"]`` is worth to the mover, by the hard bot's own search but
-    with a fixed amount of work instead of a clock (every playout round, or ``worlds`` solved
-    worlds; ``worlds`` sampled worlds at other tables): the same view and the same ``rng``
-    give the same values. A value is the mean game-point margin (plus ``win_weight`` for a
-    deal won)."""
+    """What each of ``view["legal"]`` is worth to the mover, by the search of ``choose`` with
+    ``search`` (hard's by default) but with a fixed amount of work instead of a clock (every
+    playout round, or ``worlds`` solved worlds; ``worlds`` sampled worlds at other tables): the
+    same view and the same ``rng`` give the same values. A value is the mean game-point margin
+    (plus ``win_weight`` for a deal won)."""
     if not counts_in_bits(view):
         return sampling.action_values(view, rng, worlds, win_weight)
     legal: list[dict[str, Any]] = list(view["legal"])
     k = Knowledge.from_view(view)
-    if k.stock_open and k.stock > HARD.open_solve_stock:
-        return _playout_values(k, legal, rng, math.inf, win_weight)
+    if k.stock_open and k.stock > search.open_solve_stock:
+        return _playout_values(k, legal, rng, math.inf, win_weight, search)
     return _solved_values(k, legal, rng, math.inf, win_weight, worlds)
 
 

@@ -4,7 +4,8 @@ A player asks for the analysis of a finished match it may see (``request``); the
 analysis, ever, queued in the store and in this worker's bounded queue. One task takes the
 queue in order: it replays the match's log, and for every real choice (``app.bots.analysis``)
 sends only that seat's view and the action played to a bot worker process, which answers what
-the hard bot's search would have played and what the move cost in expected game points. The
+the strongest level's search (the expert's) would have played and what the move cost in
+expected game points. The
 advice is stored once, when every decision is done, and read with ``get``.
 
 The work is bounded: a live match is refused (its log is not public), the queue holds at most

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from app.bots.analysis import advise, judge
+from app.bots import expert, hard
+from app.bots.analysis import advise, judge, view_seed
 from app.engine import Action, State, apply, legal_actions, new_match, preset, view
 
 
@@ -73,6 +74,19 @@ def test_the_same_view_gets_the_same_advice_whatever_it_hides(
         values = advise(seen, worlds=4)
         assert advise(view(changed, seat), worlds=4) == values
         assert len(values) == len(seen["legal"])
+
+
+def test_the_advice_is_the_expert_search() -> None:
+    state = advanced("schnapsen", "strongest", 1)
+    seat = state.to_move
+    assert seat is not None and state.stock
+    seen = view(state, seat)
+
+    def values(search: hard.Search) -> list[float]:
+        return hard.action_values(seen, random.Random(view_seed(seen)), 4, 0.0, search)
+
+    assert advise(seen, worlds=4) == values(expert.EXPERT)
+    assert values(expert.EXPERT) != values(hard.HARD)  # more worlds: other means
 
 
 def test_a_move_is_marked_by_what_it_lost() -> None:
