@@ -290,7 +290,7 @@ class AnalysedMove(BaseModel):
     version: int = Field(description="The version the move made.")
     seat: int
     played: dict[str, Any]
-    best: dict[str, Any] = Field(description="What the hard bot's search would have played.")
+    best: dict[str, Any] = Field(description="What the expert's search would have played.")
     lost: float = Field(description="Expected game points the move cost against the best one.")
     mark: Literal["inaccuracy", "mistake", "blunder"] | None
 
