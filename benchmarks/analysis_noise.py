@@ -6,7 +6,8 @@ analysis should find); at every real choice (more than one legal action) the adv
 played (:func:`app.bots.analysis.judge`) is computed ``--repeats`` times, each time with the
 search's random generator seeded differently, by each search named in ``--searches``: ``hard``
 (the hard bot's caps, ``--worlds`` solved worlds) and ``expert`` (the expert's caps: more worlds
-and playouts, exact search from four stock cards on, ``--expert-worlds`` solved worlds). For
+and playouts, exact search from four stock cards on, ``--expert-worlds`` solved worlds: the
+analysis's own search with its default worlds unless told otherwise). For
 each search it prints the decisions analysed, the seconds per decision (mean and p95, one
 core), how often every repeat names the same best action and gives the move the same mark, and
 the mean spread (largest minus smallest) of what the move played lost, in game points. A
@@ -23,7 +24,7 @@ import time
 from typing import Any
 
 from app.bots import expert, hard
-from app.bots.analysis import judge
+from app.bots.analysis import WORLDS, judge
 from app.bots.choose import choose_action
 from app.engine import apply, new_deal, preset, view
 
@@ -54,7 +55,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--searches", default="hard,expert")
     parser.add_argument("--worlds", type=int, default=24, help="hard's solved worlds")
-    parser.add_argument("--expert-worlds", type=int, default=expert.EXPERT.max_solved_worlds)
+    parser.add_argument("--expert-worlds", type=int, default=WORLDS)
     args = parser.parse_args()
     found = choices(args.deals, args.seed)
     print(f"{len(found)} choices in {args.deals} Schnapsen deals of medium play (seed {args.seed})")

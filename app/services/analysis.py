@@ -5,8 +5,8 @@ analysis, ever, queued in the store and in this worker's bounded queue. One task
 queue in order: it replays the match's log, and for every real choice (``app.bots.analysis``)
 sends only that seat's view and the action played to a bot worker process, which answers what
 the strongest level's search (the expert's) would have played and what the move cost in
-expected game points. The
-advice is stored once, when every decision is done, and read with ``get``.
+expected game points. The advice is stored once, when every decision is done, and read with
+``get``.
 
 The work is bounded: a live match is refused (its log is not public), the queue holds at most
 ``queue_size`` matches, and a player may ask for ``per_hour`` analyses an hour. Analyses left
