@@ -97,7 +97,8 @@ class Settings(BaseSettings):
 
     # Analysis of finished matches (app/services/analysis.py): how many a player may ask for
     # an hour, how many may wait in a worker's queue, and the worlds the search samples per
-    # decision. It runs in one more bot worker process (a thread with BOT_WORKERS=0).
+    # decision. It runs in one more bot worker process, at a lower CPU priority (a thread with
+    # BOT_WORKERS=0).
     analyses_per_hour: int = Field(default=10, ge=0)
     analysis_queue: int = Field(default=100, ge=1)
     analysis_worlds: int = Field(default=64, ge=1, le=1000)

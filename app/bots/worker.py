@@ -52,11 +52,14 @@ def parent_gone(server_pid: int) -> bool:
     return os.getppid() != server_pid
 
 
-def start_worker(server_pid: int, check_s: float = CHECK_S) -> None:
-    """Pool initializer: ignore Ctrl-C (the server stops its workers), exit at once if the
-    server is already gone, else watch it from a daemon thread and exit within ``check_s``
-    seconds of its death."""
+def start_worker(server_pid: int, check_s: float = CHECK_S, nice: int = 0) -> None:
+    """Pool initializer: ignore Ctrl-C (the server stops its workers), lower the worker's CPU
+    priority by ``nice`` (background work yields the processor to live decisions), exit at
+    once if the server is already gone, else watch it from a daemon thread and exit within
+    ``check_s`` seconds of its death."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice:
+        os.nice(nice)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a pending one is dropped
     if parent_gone(server_pid):
         os._exit(0)

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.services import metrics
 from app.services.accounts import AccountService
+from app.services.analysis import NICE as ANALYSIS_NICE
 from app.services.analysis import AnalysisService
 from app.services.bots import BotSeats, process_pool
 from app.services.clocks import ClockSettings
@@ -112,7 +113,7 @@ class Services:
         analysis = AnalysisService(
             sessions,
             history,
-            (lambda: process_pool(1))
+            (lambda: process_pool(1, nice=ANALYSIS_NICE))
             if workers
             else (lambda: ThreadPoolExecutor(1, thread_name_prefix="analysis")),
             per_hour=settings.analyses_per_hour,

@@ -37,6 +37,10 @@ from app.store.models import utcnow
 
 log = logging.getLogger(__name__)
 
+NICE = 10
+"""How far below the server's CPU priority the analysis's worker process runs: bot decisions at
+live tables, which have a clock, get the processor first."""
+
 
 class TooManyAnalyses(ServiceError):
     """A player asked for more analyses than an hour allows."""

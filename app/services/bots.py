@@ -29,7 +29,7 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from app.bots import LEVELS, choose_action
-from app.bots.worker import WorkerContext, start_worker
+from app.bots.worker import CHECK_S, WorkerContext, start_worker
 from app.engine import view
 from app.services.authority import ActionRejected, TableAuthority
 from app.services.bot_players import bot_level
@@ -45,14 +45,15 @@ RETRY_S = 1.0
 """Wait before a bot tries again after the store failed."""
 
 
-def process_pool(workers: int) -> ProcessPoolExecutor:
+def process_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
     """Worker processes for bot decisions (started fresh, not forked from the server); each
-    exits by itself when the server dies, however it dies (``app.bots.worker``)."""
+    exits by itself when the server dies, however it dies (``app.bots.worker``), and runs
+    ``nice`` steps below the server's CPU priority (for background work)."""
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=WorkerContext(),
         initializer=start_worker,
-        initargs=(os.getpid(),),
+        initargs=(os.getpid(), CHECK_S, nice),
     )
 
 
