@@ -8,7 +8,7 @@ search's random generator seeded differently, by each search named in ``--search
 (the hard bot's caps, ``--worlds`` solved worlds) and ``expert`` (the expert's caps: more worlds
 and playouts, exact search from four stock cards on, ``--expert-worlds`` solved worlds: the
 analysis's own search with its default worlds unless told otherwise). For
-each search it prints the decisions analysed, the seconds per decision (mean and p95, one
+each search it prints the decisions analysed, the time per decision (mean and p95, one
 core), how often every repeat names the same best action and gives the move the same mark, and
 the mean spread (largest minus smallest) of what the move played lost, in game points. A
 search whose repeats disagree marks moves by the luck of its worlds; the marks'
@@ -24,7 +24,8 @@ import time
 from typing import Any
 
 from app.bots import expert, hard
-from app.bots.analysis import WORLDS, judge
+from app.bots.analysis import WORLDS, is_choice, judge
+from app.bots.arena import Tally
 from app.bots.choose import choose_action
 from app.engine import apply, new_deal, preset, view
 
@@ -42,7 +43,7 @@ def choices(deals: int, seed: int) -> list[tuple[dict[str, Any], dict[str, Any]]
             assert seat is not None
             seen = dict(view(state, seat))
             action = choose_action(seen, "medium", rng, 0.15)
-            if len(seen["legal"]) > 1:
+            if is_choice(seen):
                 found.append((seen, action))
             state, _ = apply(state, action)
     return found
@@ -59,30 +60,28 @@ def main() -> None:
     args = parser.parse_args()
     found = choices(args.deals, args.seed)
     print(f"{len(found)} choices in {args.deals} Schnapsen deals of medium play (seed {args.seed})")
-    header = f"{'search':8} {'mean s':>7} {'p95 s':>6} {'same best':>9} {'same mark':>9}"
+    header = f"{'search':8} {'mean ms':>8} {'p95 ms':>7} {'same best':>9} {'same mark':>9}"
     print(header + f" {'lost spread':>11} {'marked':>7}")
     for name in args.searches.split(","):
         search = SEARCHES[name]
         worlds = args.expert_worlds if name == "expert" else args.worlds
-        times, same_best, same_mark, spreads, marked = [], 0, 0, [], 0
+        tally, same_best, same_mark, spreads, marked = Tally(), 0, 0, [], 0
         for n, (seen, played) in enumerate(found):
             verdicts = []
             for r in range(args.repeats):
                 rng = random.Random(f"{args.seed}-{n}-{r}")
                 start = time.perf_counter()
                 values = hard.action_values(seen, rng, worlds, 0.0, search)
-                times.append(time.perf_counter() - start)
+                tally.times.append(time.perf_counter() - start)
                 verdicts.append(judge(seen["legal"], values, played))
             same_best += len({str(v["best"]) for v in verdicts}) == 1
             same_mark += len({v["mark"] for v in verdicts}) == 1
             marked += verdicts[0]["mark"] is not None
             lost = [v["lost"] for v in verdicts]
             spreads.append(max(lost) - min(lost))
-        times.sort()
-        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         count = len(found)
         print(
-            f"{name:8} {statistics.fmean(times):7.3f} {p95:6.3f} {same_best / count:9.1%}"
+            f"{name:8} {tally.mean_ms():8.0f} {tally.p95_ms():7.0f} {same_best / count:9.1%}"
             f" {same_mark / count:9.1%} {statistics.fmean(spreads):11.3f} {marked / count:7.1%}"
         )
 

@@ -36,6 +36,12 @@ def view_seed(view: dict[str, Any]) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
+def is_choice(view: dict[str, Any]) -> bool:
+    """True when the mover of ``view`` had a real choice: more than one legal action (a
+    resignation, never listed as legal, is no choice)."""
+    return len(view["legal"]) > 1
+
+
 def advise(view: dict[str, Any], worlds: int = WORLDS) -> list[float]:
     """The expected game-point margin of each of ``view["legal"]`` for the mover's side, by
     the expert's search with a fixed amount of work."""
@@ -69,6 +75,6 @@ def decisions(
     for entry in actions:
         seat, played = entry["seat"], entry["action"]
         seen: dict[str, Any] = dict(view(state, seat))
-        if len(seen["legal"]) > 1 and played in seen["legal"]:
+        if is_choice(seen) and played in seen["legal"]:
             yield entry["version"], seat, seen, played
         state, _ = apply(state, Action.from_json(played), seat)
