@@ -32,6 +32,11 @@ from .solver import Solver
 
 FIRST_ROUND_ROWS = 512
 """Playouts of the first round, shared among the legal options (always played)."""
+MIN_ROUND_ROWS = 256
+"""A later round is played only if at least this many playouts fit before the deadline."""
+MAX_ROUND_ROWS = 4096
+"""At most this many playouts per round: the later rounds fill the time left, since a
+larger round costs less per playout (numpy's overhead is paid once per trick of a round)."""
 MAX_PLAYOUT_ROWS = 8192
 """At most this many playouts per decision while the stock is open."""
 PLAYOUT_SHARE = 0.5
@@ -121,8 +126,9 @@ def _playout_values(
     search: Search = HARD,
 ) -> list[float]:
     """Mean margin (plus weighted win rate) of each legal action over sampled worlds and greedy
-    playouts, played in rounds: the first round always, then more worlds while the time
-    measured so far says the next round ends before ``deadline``."""
+    playouts, played in rounds: the first round always, then rounds as large as the time
+    measured so far says will end before ``deadline`` (up to :data:`MAX_ROUND_ROWS`
+    playouts), while at least :data:`MIN_ROUND_ROWS` fit."""
     columns = np.array([option_column(a) for a in legal], dtype=np.int64)
     per_world = PLAYOUTS * len(legal)
     np_rng = np.random.default_rng(rng.getrandbits(64))
@@ -130,10 +136,14 @@ def _playout_values(
     rows_done, worlds_done, seconds = 0, 0, 0.0
     round_worlds = max(4, FIRST_ROUND_ROWS // per_world)
     while worlds_done < search.max_worlds and rows_done < search.max_playout_rows:
-        round_worlds = min(round_worlds, search.max_worlds - worlds_done)
         start = time.perf_counter()
-        if rows_done and start + seconds / rows_done * round_worlds * per_world > deadline:
-            break
+        if rows_done:
+            fits = (deadline - start) * rows_done / seconds if seconds else math.inf
+            rows = min(fits, MAX_ROUND_ROWS, search.max_playout_rows - rows_done)
+            round_worlds = int(rows // per_world)
+            if round_worlds * per_world < MIN_ROUND_ROWS:
+                break
+        round_worlds = min(round_worlds, search.max_worlds - worlds_done)
         totals += _playout_round(k, columns, round_worlds, rng, np_rng, win_weight)
         seconds += time.perf_counter() - start
         rows_done += round_worlds * per_world

@@ -30,9 +30,11 @@ def opening_view() -> dict[str, Any]:
     return view(state, state.to_move)
 
 
-def rounds_played(monkeypatch: pytest.MonkeyPatch, step: float) -> tuple[int, int]:
-    """How many playout rounds and worlds one decision plays when each clock reading
-    advances ``step`` seconds (the budget is 0.15 s)."""
+def rounds_played(
+    monkeypatch: pytest.MonkeyPatch, step: float, search: hard.Search = hard.HARD
+) -> list[int]:
+    """The worlds of each playout round one decision plays when each clock reading advances
+    ``step`` seconds (the budget is 0.15 s)."""
     calls: list[int] = []
     real_round = hard._playout_round
 
@@ -43,20 +45,32 @@ def rounds_played(monkeypatch: pytest.MonkeyPatch, step: float) -> tuple[int, in
     monkeypatch.setattr(hard, "_playout_round", counting)
     monkeypatch.setattr(hard.time, "perf_counter", Clock(step))
     seen = opening_view()
-    assert hard.choose(seen, random.Random(0), 0.15) in seen["legal"]
-    return len(calls), sum(calls)
+    assert hard.choose(seen, random.Random(0), 0.15, search) in seen["legal"]
+    return calls
 
 
 def test_on_a_slow_machine_only_the_first_round_is_played(monkeypatch):
-    rounds, _ = rounds_played(monkeypatch, step=0.05)
-    assert rounds == 1
+    assert len(rounds_played(monkeypatch, step=0.05)) == 1
 
 
 def test_on_a_fast_machine_the_rounds_go_on_up_to_the_playout_cap(monkeypatch):
-    rounds, worlds = rounds_played(monkeypatch, step=0.0)
+    worlds = sum(rounds_played(monkeypatch, step=0.0))
     legal = len(opening_view()["legal"])
-    assert rounds > 1
-    assert worlds * hard.PLAYOUTS * legal >= hard.MAX_PLAYOUT_ROWS or worlds == hard.MAX_WORLDS
+    rows = worlds * hard.PLAYOUTS * legal
+    assert rows > hard.MAX_PLAYOUT_ROWS - hard.MIN_ROUND_ROWS or worlds == hard.MAX_WORLDS
+    assert rows <= hard.MAX_PLAYOUT_ROWS
+
+
+def test_the_later_rounds_fill_the_time_left(monkeypatch):
+    """Each clock reading moves 5 ms: the first round seems to take 5 ms, so the next is as
+    large as a round may be, and the rounds stop when the deadline's time runs out (the caps
+    on worlds and playouts out of the way)."""
+    uncapped = hard.Search(max_playout_rows=10**6, max_worlds=10**6)
+    rounds = rounds_played(monkeypatch, step=0.005, search=uncapped)
+    per_world = hard.PLAYOUTS * len(opening_view()["legal"])
+    assert rounds[0] * per_world <= hard.FIRST_ROUND_ROWS
+    assert rounds[1] == hard.MAX_ROUND_ROWS // per_world
+    assert 2 < len(rounds) < 0.15 * hard.PLAYOUT_SHARE / 0.005
 
 
 @pytest.mark.parametrize(("step", "worlds"), [(1.0, 1), (0.0, 5)])
