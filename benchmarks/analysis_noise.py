@@ -25,28 +25,15 @@ from typing import Any
 
 from app.bots import expert, hard
 from app.bots.analysis import WORLDS, is_choice, judge
-from app.bots.arena import Tally
-from app.bots.choose import choose_action
-from app.engine import apply, new_deal, preset, view
+from app.bots.arena import Tally, seeded_decisions
 
 SEARCHES = {"hard": hard.HARD, "expert": expert.EXPERT}
 
 
 def choices(deals: int, seed: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """``(view, played)`` of every real choice in ``deals`` seeded deals of medium play."""
-    rng = random.Random(seed)
-    found = []
-    for d in range(deals):
-        state = new_deal(preset("schnapsen"), seed=f"analysis-{seed}-{d}", dealer=d % 2)
-        while not state.deal_over:
-            seat = state.to_move
-            assert seat is not None
-            seen = dict(view(state, seat))
-            action = choose_action(seen, "medium", rng, 0.15)
-            if is_choice(seen):
-                found.append((seen, action))
-            state, _ = apply(state, action)
-    return found
+    decisions = seeded_decisions("medium", deals, "analysis", seed)
+    return [(seen, action) for seen, action in decisions if is_choice(seen)]
 
 
 def main() -> None:

@@ -23,27 +23,19 @@ import time
 from typing import Any
 
 from app.bots import hard
-from app.bots.choose import choose_action
+from app.bots.arena import seeded_decisions
 from app.bots.knowledge import Knowledge
-from app.engine import apply, new_deal, preset, view
 
 
 def open_stock_choices(deals: int, seed: int) -> list[dict[str, Any]]:
     """The views of every open-stock decision with a choice in ``deals`` seeded deals of
     hard play, while the stock holds more cards than the hard bot solves exactly."""
-    rng = random.Random(seed)
     found = []
-    for d in range(deals):
-        state = new_deal(preset("schnapsen"), seed=f"saturation-{seed}-{d}", dealer=d % 2)
-        while not state.deal_over:
-            seat = state.to_move
-            assert seat is not None
-            seen = dict(view(state, seat))
-            k = Knowledge.from_view(seen)
-            playing_out = k.stock_open and k.stock > hard.HARD.open_solve_stock
-            if playing_out and len(seen["legal"]) > 1:
-                found.append(seen)
-            state, _ = apply(state, choose_action(seen, "hard", rng, 0.15))
+    for seen, _ in seeded_decisions("hard", deals, "saturation", seed):
+        k = Knowledge.from_view(seen)
+        playing_out = k.stock_open and k.stock > hard.HARD.open_solve_stock
+        if playing_out and len(seen["legal"]) > 1:
+            found.append(seen)
     return found
 
 

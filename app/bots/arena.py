@@ -24,7 +24,7 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -140,6 +140,24 @@ def play_deal(
     if result.winner is not None:
         tallies[state.members(result.winner)[0]].deals_won += 1
     return result.winner
+
+
+def seeded_decisions(
+    level: str, deals: int, label: str, seed: int = 0, variant: str = "schnapsen"
+) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Every decision of ``deals`` seeded deals of ``level`` playing every seat (deal ``d``
+    seeded ``f"{label}-{seed}-{d}"``, the dealer alternating), each as the mover's view and
+    the action it took: the positions a benchmark studies."""
+    rng = random.Random(seed)
+    for d in range(deals):
+        state = new_deal(preset(variant), seed=f"{label}-{seed}-{d}", dealer=d % 2)
+        while not state.deal_over:
+            seat = state.to_move
+            assert seat is not None
+            seen = dict(view(state, seat))
+            action = choose_action(seen, level, rng, DEFAULT_BUDGET_S)
+            yield seen, action
+            state, _ = apply(state, action)
 
 
 def seatings(rules: Rules) -> list[tuple[bool, ...]]:
