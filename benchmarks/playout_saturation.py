@@ -8,10 +8,10 @@ valued by the hard bot's search (sampled worlds, one greedy playout per world an
 with other random numbers, with each number of worlds in ``--worlds``. For each number it
 prints how often the action it rates best is the reference's best, and what its choice loses
 by the reference's values (the mean over decisions, in game points plus twice a deal won, the
-bot's own measure), per decision and per seat and deal. If a few hundred worlds already lose next to
-nothing, more of the same search cannot make the bot much stronger, however fast it runs.
-The reference is an estimate too: its own noise is of the order of the loss of its number of
-worlds, which the first rows show.
+bot's own measure), per decision and per seat and deal. If a few hundred worlds already lose
+next to nothing, more of the same search cannot make the bot much stronger, however fast it
+runs. The reference is a sample too: a loss near zero says a number of worlds agrees with it
+within the reference's own noise.
 """
 
 from __future__ import annotations
