@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import time
 from typing import Any
 
 import httpx
@@ -24,6 +25,15 @@ def step_to_advice(page: Page) -> None:
     expect(advice).to_be_visible()
 
 
+def wait_for_analysis(url: str, match_id: int, timeout_s: float = 120.0) -> None:
+    """Wait until the server has stored the match's analysis (the expert's search takes
+    seconds per decision in the background worker, more on a loaded machine)."""
+    deadline = time.monotonic() + timeout_s
+    while httpx.get(f"{url}/api/matches/{match_id}/analysis").status_code != 200:
+        assert time.monotonic() < deadline, "the analysis was not stored in time"
+        time.sleep(0.5)
+
+
 def test_the_replay_shows_the_advice_on_each_move(new_page: Any, server: Server) -> None:
     table, players = live_table(server.url, target=1)
     play(server.url, table, players, random.Random(4), never)
@@ -34,7 +44,8 @@ def test_the_replay_shows_the_advice_on_each_move(new_page: Any, server: Server)
     anna.goto(f"/history/{match_id}")
     anna.click("[data-action=analyse]")
     expect(anna.get_by_test_id("analysis-queued")).to_be_visible()
-    step_to_advice(anna)  # the page looks again until the analysis is stored
+    wait_for_analysis(server.url, match_id)
+    step_to_advice(anna)  # the page, not reloaded, looks again and finds it stored
     advice = anna.get_by_test_id("analysis-move")
     expect(advice).to_contain_text(re.compile("A good move|Inaccuracy|Mistake|Blunder"))
     shot(anna, "replay-analysis")
