@@ -42,7 +42,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--searches", default="hard,expert")
-    parser.add_argument("--worlds", type=int, default=24, help="hard's solved worlds")
+    parser.add_argument(
+        "--worlds", type=int, default=24, help="solved worlds of hard's search (the old analysis)"
+    )
     parser.add_argument("--expert-worlds", type=int, default=WORLDS)
     args = parser.parse_args()
     found = choices(args.deals, args.seed)
