@@ -20,6 +20,7 @@ logged without any card.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import random
@@ -29,7 +30,7 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 from app.bots import LEVELS, choose_action
-from app.bots.worker import CHECK_S, WorkerContext, start_worker
+from app.bots.worker import WorkerContext, start_worker
 from app.engine import view
 from app.services.authority import ActionRejected, TableAuthority
 from app.services.bot_players import bot_level
@@ -52,8 +53,7 @@ def process_pool(workers: int, nice: int = 0) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         max_workers=workers,
         mp_context=WorkerContext(),
-        initializer=start_worker,
-        initargs=(os.getpid(), CHECK_S, nice),
+        initializer=functools.partial(start_worker, os.getpid(), nice=nice),
     )
 
 
