@@ -566,6 +566,7 @@ def _draw(state: State, winner: int, events: list[Event]) -> None:
         last.data["trump_card"] = True  # the turned card: everyone saw it
         last.only = last.redacted = None
         fields["trump_under"] = False
+        fields["shown"] = (*state.shown, (last.data["seat"], drawn[-1]))  # and who took it
     fields["stock"] = rest
     fields["hands"] = tuple(hands)
 

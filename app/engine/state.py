@@ -143,8 +143,8 @@ class State:
     * score (per seat; ``game_points`` per side): ``card_points``, ``tricks_won``,
       ``marriage_points`` (credited), ``pending`` (declared, not yet credited), ``marriages``
       (``(seat, suit, points)``), ``shown`` (``(seat, card)`` known to be in a hand: a marriage
-      partner, the card taken by an exchange, the three-hand dealer's trump card), ``bonus``
-      (last trick).
+      partner, the card taken by an exchange, the turned trump card taken with the stock's last
+      draw, the three-hand dealer's trump card), ``bonus`` (last trick).
     """
 
     rules: Rules

@@ -110,6 +110,7 @@ def _card_drawn(v: dict[str, Any], e: dict[str, Any]) -> None:
         v["hand"].append(e["card"])
     if e.get("trump_card"):
         v["trump_card"] = None
+        v["shown"].append({"seat": seat, "card": e["card"]})
 
 
 def _exchange(v: dict[str, Any], e: dict[str, Any]) -> None:

@@ -5,7 +5,17 @@ Seat 0 deals in every scenario, so seat 1 (the non-dealer) leads the first trick
 
 import pytest
 
-from app.engine import IllegalAction, Termination, apply, legal_actions, new_deal, preset, view
+from app.engine import (
+    IllegalAction,
+    State,
+    Termination,
+    apply,
+    legal_actions,
+    new_deal,
+    preset,
+    view,
+)
+from app.engine.events import Event
 
 from .helpers import arrange, codes, move, run
 
@@ -397,3 +407,32 @@ def test_one_game_point_when_the_loser_has_33_or_more():
     result = state.deal_results[-1]
     assert (result.termination, result.scores) == (Termination.REACHED_66, (66, 47))
     assert result.game_points == (1, 0)
+
+
+def _plain_plays_until_the_stock_is_gone(variant: str) -> tuple[State, list[Event]]:
+    """A deal of ``variant`` played with plain cards (no marriage, exchange or closing) until
+    its stock is gone, and the events of the step that took its last card."""
+    for seed in range(100):
+        state = new_deal(preset(variant), seed=f"turned-{seed}", dealer=0)
+        events: list[Event] = []
+        while state.stock and not state.deal_over:
+            plain = [a for a in legal_actions(state) if a.type == "play" and not a.marriage]
+            state, events = apply(state, plain[0])
+        if not state.deal_over:
+            return state, events
+    raise AssertionError("no seed played out its stock")
+
+
+@pytest.mark.parametrize("variant", ["schnapsen", "sixty-six"])
+def test_whoever_draws_the_turned_card_is_known_to_hold_it(variant):
+    state, events = _plain_plays_until_the_stock_is_gone(variant)
+    (last,) = [e.data for e in events if e.type == "card_drawn" and e.data.get("trump_card")]
+    drawer, turned = last["seat"], last["card"]
+    for viewer in (0, 1, None):
+        assert {"seat": drawer, "card": turned} in view(state, viewer)["shown"]
+    while turned in [c.code for c in state.hands[drawer]]:  # play it as soon as it may be
+        legal = legal_actions(state)
+        state, _ = apply(
+            state, next((a for a in legal if a.card and a.card.code == turned), legal[0])
+        )
+    assert {"seat": drawer, "card": turned} not in view(state, 1 - drawer)["shown"]

@@ -64,7 +64,10 @@ const HANDLERS = {
     v.hand_counts[e.seat] += 1;
     v.stock -= 1;
     if (e.seat === v.seat) v.hand.push(e.card);
-    if (e.trump_card) v.trump_card = null;
+    if (e.trump_card) {
+      v.trump_card = null;
+      v.shown.push({ seat: e.seat, card: e.card });
+    }
   },
   exchange(v, e) {
     if (e.seat === v.seat) v.hand[v.hand.indexOf(e.gave)] = e.took;
