@@ -13,7 +13,8 @@ Each seeded deal is dealt by our engine and played twice, our level in each seat
 the arena does. Our engine keeps the one true state: at each of the other player's turns the
 script builds that project's state of the deal from ours (checked by that project's own
 validation, so a wrong translation stops the run), hides what the player may not see with that
-project's own view (``next_player_view``), asks the player, and plays its answer in our engine.
+project's own view (``next_player_view``, checked to show of our seat's hand exactly the cards
+our view says are known there), asks the player, and plays its answer in our engine.
 Its rules and ours are the same game once our stock may be exchanged and closed down to its
 last two cards (``exchange_min_stock=2``, ``close_min_stock=2``, as that project plays); an
 answer our engine refuses would be counted and replaced by our first legal action (none was
