@@ -72,10 +72,11 @@ def make_player(project: SimpleNamespace, opponent: str, seat: int) -> Any:
     return mcts.CythonMctsPlayer(player_id, False, options)
 
 
-def their_state(project: SimpleNamespace, state: State) -> Any:
+def their_state(project: SimpleNamespace, state: State, to_move: int) -> Any:
     """The other project's full state of our two-seat Schnapsen ``state``: its cards marked
     public where both players have seen them (our ``shown``: a marriage partner, the card taken
-    by an exchange, the turned card taken with the last draw), as its own engine marks them."""
+    by an exchange, the turned card taken with the last draw), as its own engine marks them;
+    ``to_move`` is the seat on move."""
     card_of, pair = project.card.Card.from_string, project.pair.PlayerPair
     ids = (project.ids.PlayerId.ONE, project.ids.PlayerId.TWO)
     hands = [[card_of(c.code) for c in state.hands[s]] for s in (0, 1)]
@@ -107,7 +108,7 @@ def their_state(project: SimpleNamespace, state: State) -> Any:
         trump=suit_of(state.trump.lower()),
         trump_card=stock[-1] if stock else None,
         talon=stock[:-1],
-        next_player=ids[state.to_move if state.to_move is not None else 0],
+        next_player=ids[to_move],
         player_that_closed_the_talon=None if closer is None else ids[closer],
         opponent_points_when_talon_was_closed=at_close,
         won_tricks=pair(won[0], won[1]),
@@ -195,15 +196,16 @@ def play_deal(
         seat = state.to_move
         assert seat is not None
         seen = dict(view(state, seat))
-        start = time.perf_counter()
         if seat == ours:
+            start = time.perf_counter()
             action = choose_action(seen, level, rng, default_budget(level))
             figures.ours.times.append(time.perf_counter() - start)
         else:
-            full = their_state(project, state)
+            full = their_state(project, state, seat)
             project.validation.validate(full)
             hidden = full.next_player_view()
             check_view(project, hidden, seen)
+            start = time.perf_counter()  # its own think, not our building and checking
             with contextlib.redirect_stdout(io.StringIO()):  # its search prints when debugging
                 answer = players[seat].request_next_action(hidden)
             figures.theirs.times.append(time.perf_counter() - start)
