@@ -430,9 +430,11 @@ def test_whoever_draws_the_turned_card_is_known_to_hold_it(variant):
     drawer, turned = last["seat"], last["card"]
     for viewer in (0, 1, None):
         assert {"seat": drawer, "card": turned} in view(state, viewer)["shown"]
-    while turned in [c.code for c in state.hands[drawer]]:  # play it as soon as it may be
+    played = False
+    while not played:  # play it as soon as it may be
         legal = legal_actions(state)
-        state, _ = apply(
-            state, next((a for a in legal if a.card and a.card.code == turned), legal[0])
-        )
+        assert legal, "the deal ended with the turned card still in hand"
+        action = next((a for a in legal if a.card and a.card.code == turned), legal[0])
+        played = action.card is not None and action.card.code == turned
+        state, _ = apply(state, action)
     assert {"seat": drawer, "card": turned} not in view(state, 1 - drawer)["shown"]
