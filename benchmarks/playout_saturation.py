@@ -33,7 +33,7 @@ def open_stock_choices(deals: int, seed: int) -> list[dict[str, Any]]:
     found = []
     for seen, _ in seeded_decisions("hard", deals, "saturation", seed):
         k = Knowledge.from_view(seen)
-        playing_out = k.stock_open and k.stock > hard.HARD.open_solve_stock
+        playing_out = k.stock_open and k.stock > hard.HARD.solve_stock(k.table.deck)
         if playing_out and len(seen["legal"]) > 1:
             found.append(seen)
     return found

@@ -6,10 +6,11 @@ respected, the opponent's earlier play weighed), plays each legal option in ever
 followed by fast greedy playouts (:mod:`app.bots.playout`; the options of one world share
 their random numbers), and takes the option with the best mean game-point margin. Once the
 stock is exhausted every hidden card is in the opponent's hand, and it solves the position
-exactly with alpha-beta (:mod:`app.bots.solver`); with a closed stock, or a stock down to its
-last open trick (a sampled world fixes the draws too), it solves a sample of worlds and takes
-the option that does best on average. :class:`Search` says how much it searches; the expert
-level (:mod:`app.bots.expert`) searches more.
+exactly with alpha-beta (:mod:`app.bots.solver`); with a closed stock, or an open stock down
+to its last open trick (with the 20-card deck its last two; a sampled world fixes the draws
+too), it solves a sample of worlds and takes the option that does best on average.
+:class:`Search` says how much it searches; the expert level (:mod:`app.bots.expert`)
+searches more.
 """
 
 from __future__ import annotations
@@ -63,7 +64,15 @@ class Search:
     open_solve_stock: int = 2
     """Solve sampled worlds exactly, instead of playing them out, once the open stock holds
     this many cards or fewer (the turned card included)."""
+    small_deck_solve_stock: int = 4
+    """The same with the 20-card deck (Schnapsen). There a world is solved from four stock
+    cards in about 18 ms, so hard solves a few within its budget, which won about a point more
+    than playing out from there (docs/strength.md); with 24 cards hard would solve one or two."""
     max_solved_worlds: int = MAX_SOLVED_WORLDS
+
+    def solve_stock(self, deck: int) -> int:
+        """From how small an open stock on the sampled worlds are solved, with ``deck`` cards."""
+        return self.small_deck_solve_stock if deck <= 20 else self.open_solve_stock
 
 
 HARD = Search()
@@ -84,7 +93,7 @@ def choose(
     k = Knowledge.from_view(view)
     if any(a["type"] == "claim" for a in legal) and k.score(k.seat) >= GOING_OUT:
         return {"type": "claim"}
-    if k.stock_open and k.stock > search.open_solve_stock:
+    if k.stock_open and k.stock > search.solve_stock(k.table.deck):
         playout_deadline = start + budget_s * PLAYOUT_SHARE
         values = _playout_values(k, legal, rng, playout_deadline, search=search)
     elif k.stock_open:
@@ -112,7 +121,7 @@ def action_values(
         return sampling.action_values(view, rng, worlds, win_weight)
     legal: list[dict[str, Any]] = list(view["legal"])
     k = Knowledge.from_view(view)
-    if k.stock_open and k.stock > search.open_solve_stock:
+    if k.stock_open and k.stock > search.solve_stock(k.table.deck):
         return _playout_values(k, legal, rng, math.inf, win_weight, search)
     return _solved_values(k, legal, rng, math.inf, win_weight, worlds)
 
