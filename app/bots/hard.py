@@ -62,8 +62,8 @@ class Search:
     max_playout_rows: int = MAX_PLAYOUT_ROWS
     max_worlds: int = MAX_WORLDS
     open_solve_stock: int = 2
-    """Solve sampled worlds exactly, instead of playing them out, once the open stock holds
-    this many cards or fewer (the turned card included)."""
+    """With 24 cards or more, solve sampled worlds exactly, instead of playing them out, once
+    the open stock holds this many cards or fewer (the turned card included)."""
     small_deck_solve_stock: int = 4
     """The same with the 20-card deck (Schnapsen). There a world is solved from four stock
     cards in about 18 ms, so hard solves a few within its budget, which won about a point more
@@ -71,7 +71,8 @@ class Search:
     max_solved_worlds: int = MAX_SOLVED_WORLDS
 
     def solve_stock(self, deck: int) -> int:
-        """From how small an open stock on the sampled worlds are solved, with ``deck`` cards."""
+        """The open stock's size from which on sampled worlds are solved exactly, with a deck
+        of ``deck`` cards."""
         return self.small_deck_solve_stock if deck <= 20 else self.open_solve_stock
 
 
