@@ -5,6 +5,7 @@ too slow to solve from four within hard's budget); the expert from four with eit
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -34,16 +35,15 @@ def way_of_searching(
     """How ``hard.choose`` with ``search`` values the options: "solved" or "played out"."""
     used: list[str] = []
 
-    def solved(k: Any, legal: list[dict[str, Any]], *rest: Any, **options: Any) -> list[float]:
-        used.append("solved")
-        return [0.0] * len(legal)
+    def recorder(way: str) -> Callable[..., list[float]]:
+        def values(k: Any, legal: list[dict[str, Any]], *rest: Any, **options: Any) -> list[float]:
+            used.append(way)
+            return [0.0] * len(legal)
 
-    def played_out(k: Any, legal: list[dict[str, Any]], *rest: Any, **options: Any) -> list[float]:
-        used.append("played out")
-        return [0.0] * len(legal)
+        return values
 
-    monkeypatch.setattr(hard, "_solved_values", solved)
-    monkeypatch.setattr(hard, "_playout_values", played_out)
+    monkeypatch.setattr(hard, "_solved_values", recorder("solved"))
+    monkeypatch.setattr(hard, "_playout_values", recorder("played out"))
     hard.choose(seen, random.Random(0), 0.15, search)
     assert len(used) == 1
     return used[0]
