@@ -247,5 +247,5 @@ async def test_each_bot_move_waits_out_the_rest_of_its_turn_delay(database_url: 
     assert state.match_over
     # One wait per bot move, each the whole 0.3 s the clock left. (A match to three game
     # points can end after as few as two moves of the bot: one deal won for three.)
-    assert decisions
+    assert decisions and set(decisions) == {"medium"}  # no move fell back and decided twice
     assert slept == [0.3] * len(decisions)
