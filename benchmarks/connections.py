@@ -102,7 +102,7 @@ async def main(args: argparse.Namespace) -> None:
     print(
         f"dropped: {tally.dropped}  moves: {tally.moves} of {2 * len(tables)}"
         f"  refused moves: {dict(tally.refused)}  timeouts: {tally.timeouts}"
-        f"  version gaps: {tally.gaps}"
+        f"  version gaps: {tally.gaps}  reader errors: {tally.errors}"
     )
     print(
         f"server RSS: {rss_before:.0f} MiB with the tables loaded, {rss_held:.0f} MiB holding"

@@ -50,6 +50,7 @@ class Tally:
     timeouts: int = 0
     dropped: int = 0
     gaps: int = 0
+    errors: int = 0
     desyncs: int = 0
     compared: int = 0
     rss: list[tuple[float, float]] = field(default_factory=list)
@@ -85,13 +86,18 @@ class Seat:
                 if kind == "update":
                     if frame["version"] != self.version + 1:
                         self.tally.gaps += 1
-                    self.view = fold(self.view, frame["events"], frame["to_move"], frame["legal"])
+                    self.view = fold(self.view, frame)
                     self.version = frame["version"]
                     self.moved.set()
                 elif kind in ("ack", "error"):
                     self.answers.put_nowait(frame)
         except (ConnectionClosed, OSError):
-            pass  # counted below unless we closed it ourselves; any other error is a bug
+            pass  # counted below unless we closed it ourselves
+        except Exception:
+            # Any other error is a bug of this script or of the server's frames: say so at
+            # once instead of leaving every later move of this seat to time out.
+            self.tally.errors += 1
+            raise
         if not self.closing:
             self.tally.dropped += 1
 
@@ -260,7 +266,7 @@ async def main(args: argparse.Namespace) -> None:
     print(
         f"errors: refused {sum(tally.refused.values())} {dict(tally.refused)}"
         f"  timeouts {tally.timeouts}  dropped connections {tally.dropped}"
-        f"  version gaps {tally.gaps}"
+        f"  version gaps {tally.gaps}  reader errors {tally.errors}"
     )
     print(f"desyncs: {tally.desyncs} of {tally.compared} seats compared with a fresh welcome")
     samples = ", ".join(f"{t:.0f}s {r:.0f}" for t, r in tally.rss)

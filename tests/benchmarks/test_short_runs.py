@@ -1,0 +1,58 @@
+"""A short run of the connection and soak benchmarks, so that they cannot rot unseen: each
+plays every move it tries, with no timeout, dropped connection, version gap or error in a
+seat's reader (and the soak benchmark no desync). Only counts are checked, never a timing."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def run(script: str, *args: str) -> str:
+    """The benchmark's printed figures (it starts and stops its own server)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def count(pattern: str, text: str) -> tuple[int, ...]:
+    found = re.search(pattern, text)
+    assert found, f"no line matches {pattern!r} in:\n{text}"
+    return tuple(int(group) for group in found.groups())
+
+
+def test_the_connections_benchmark_plays_every_move() -> None:
+    out = run("connections.py", "--tables", "3", "--hold", "0.5")
+    assert count(r"connections opened: (\d+) of (\d+)", out) == (6, 6)
+    moves, planned = count(r"moves: (\d+) of (\d+)", out)
+    assert moves == planned == 6
+    assert count(
+        r"dropped: (\d+) .*timeouts: (\d+)  version gaps: (\d+)  reader errors: (\d+)", out
+    ) == (0, 0, 0, 0)
+
+
+def test_the_soak_benchmark_plays_with_no_error_or_desync() -> None:
+    out = run(
+        "soak.py", "--tables", "3", "--duration", "3", "--min-pause", "0.05", "--max-pause", "0.2"
+    )
+    assert count(r"accepted moves: (\d+)", out)[0] > 0
+    assert count(
+        r"refused (\d+) .*timeouts (\d+)  dropped connections (\d+)  version gaps (\d+)"
+        r"  reader errors (\d+)",
+        out,
+    ) == (0, 0, 0, 0, 0)
+    assert count(r"desyncs: (\d+) of (\d+)", out) == (0, 6)
