@@ -78,7 +78,12 @@ class Settings(BaseSettings):
     # Creations per client address per minute (app/api/limits.py); 429 with Retry-After past them.
     players_per_minute: int = Field(default=30, ge=1)
     tables_per_minute: int = Field(default=30, ge=1)
+    # Password attempts per client address per minute: sign-ins (passkey ones too), new
+    # accounts and deletions, which all check or hash a password.
     sign_ins_per_minute: int = Field(default=10, ge=1)
+    # Password sign-ins per account (by handle) in any 15 minutes, from every address and
+    # worker together; a successful one starts the count again (passkeys are never counted).
+    sign_ins_per_account: int = Field(default=10, ge=1)
 
     # How long a bot's turn takes, so a human can follow its moves: BOT_PAUSE plus up to
     # BOT_PAUSE_JITTER seconds, drawn before the bot looks at its cards, whatever it then

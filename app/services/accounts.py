@@ -37,15 +37,25 @@ class AccountService:
         self, player: Player, handle: str, password: str, name: str | None = None
     ) -> Player:
         """Turn the guest into an account named ``handle`` (unique however it is spelt);
-        its display name becomes ``name``, or stays what it was when none is given."""
+        its display name becomes ``name``, or stays what it was when none is given. Every
+        cheap refusal comes before the password is weighed and hashed; a password easy to
+        guess is refused with ``weak_password``."""
         shown = names.handle(handle)
         display = names.display_name(name) if name is not None else None
-        digest = await passwords.hash_password(passwords.check_password(password))
+        passwords.check_password(password)
+        async with self.sessions() as session:
+            row = await self._live(session, player.id)
+            if row.is_account:
+                raise self._already()
+            await self._check_handle_free(session, shown, row.id)
+            known = (shown, display or row.name)
+        await passwords.check_strength(password, known)
+        digest = await passwords.hash_password(password)
         try:
             async with self.sessions.begin() as session:
                 row = await self._live(session, player.id)
-                if row.is_account:
-                    raise Conflict("already_account", "This player is already an account.")
+                if row.is_account:  # a concurrent request made it one meanwhile
+                    raise self._already()
                 await self._check_handle_free(session, shown, row.id)
                 row.handle, row.handle_key = shown, names.skeleton(shown)
                 row.password_hash = digest
@@ -58,11 +68,13 @@ class AccountService:
     async def sign_in(self, handle: str, password: str) -> tuple[Player, str]:
         """A new token for the account with this handle, for another device;
         ``Unauthorized`` ``bad_credentials`` when the handle or the password is wrong."""
+        if not passwords.plausible(password):  # no account has it: nothing to hash
+            raise self._mismatch()
         async with self.sessions() as session:
             row = await player_store.player_by_handle_key(session, names.skeleton(handle))
         stored = row.password_hash if row is not None else None
         if not await passwords.verify_password(stored, password) or row is None:
-            raise Unauthorized("bad_credentials", "That handle and password do not match.")
+            raise self._mismatch()
         token = identity.new_token()
         async with self.sessions.begin() as session:
             await player_store.add_token(session, row.id, identity.hash_token(token))
@@ -100,8 +112,9 @@ class AccountService:
         every passkey forgotten."""
         async with self.sessions() as session:
             row = await self._live(session, player.id)
-        if row.is_account and not await passwords.verify_password(
-            row.password_hash, password or ""
+        if row.is_account and not (
+            passwords.plausible(password or "")  # else refused without hashing
+            and await passwords.verify_password(row.password_hash, password or "")
         ):
             raise Forbidden("bad_credentials", "Deleting an account needs its password.")
         async with self.sessions.begin() as session:
@@ -124,6 +137,14 @@ class AccountService:
         holder = await player_store.player_by_handle_key(session, names.skeleton(shown))
         if holder is not None and holder.id != own_id:
             raise self._taken()
+
+    @staticmethod
+    def _mismatch() -> Unauthorized:
+        return Unauthorized("bad_credentials", "That handle and password do not match.")
+
+    @staticmethod
+    def _already() -> Conflict:
+        return Conflict("already_account", "This player is already an account.")
 
     @staticmethod
     def _taken() -> Conflict:
