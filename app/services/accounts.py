@@ -3,7 +3,8 @@ devices, signs out, renames itself and deletes itself.
 
 An account is the same player row as the guest it was: its id, its matches, its ratings and
 its seats stay. Each device holds a token of its own (stored as a hash); signing out forgets
-that one token. A deleted player keeps its row, so its matches stay public, under the name
+that one token, and closes the table sockets it opened, on every worker
+(``revocations.py``). A deleted player keeps its row, so its matches stay public, under the name
 ``DELETED_NAME``, with handle, password, passkeys and every token gone.
 """
 
@@ -17,6 +18,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.services import identity, names, passwords
 from app.services.bot_players import bot_level
 from app.services.errors import Conflict, Forbidden, NotFound, Unauthorized
+from app.services.revocations import Revocations
 from app.store import Player
 from app.store import passkeys as passkey_store
 from app.store import players as player_store
@@ -30,8 +32,11 @@ DELETED_NAME = "deleted player"
 class AccountService:
     """Account operations; each runs in one transaction of its own."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], revocations: Revocations
+    ) -> None:
         self.sessions = sessions
+        self.revocations = revocations
 
     async def upgrade(
         self, player: Player, handle: str, password: str, name: str | None = None
@@ -82,9 +87,12 @@ class AccountService:
         return row, token
 
     async def sign_out(self, token: str) -> None:
-        """Forget this token (the other devices stay signed in)."""
+        """Forget this token (the other devices stay signed in) and close the table sockets
+        it opened."""
+        digest = identity.hash_token(token)
         async with self.sessions.begin() as session:
-            await player_store.revoke_token(session, identity.hash_token(token))
+            await player_store.revoke_token(session, digest)
+        self.revocations.revoke_token(digest)
 
     async def rename(
         self, player: Player, name: str | None = None, handle: str | None = None
@@ -123,6 +131,7 @@ class AccountService:
             row.deleted_at = utcnow()
             await player_store.revoke_all_tokens(session, row.id)
             await passkey_store.remove_all_passkeys(session, row.id)
+        self.revocations.revoke_player(row.id)
         log.info("a player was deleted", extra={"player_id": player.id})
         return row
 
