@@ -5,16 +5,18 @@ A password needs 8 to 256 characters and must not be easy to guess: ``zxcvbn`` e
 many guesses it would take (common passwords, words, names, keyboard walks, repeats, dates,
 the handle and display name themselves) and a score below ``MIN_STRENGTH`` is refused.
 
-Hashing takes tens of milliseconds and 64 MiB on purpose, so every hash, check and strength
-estimate runs in a pool of its own (``THREADS`` threads), never on the event loop; at most
-``QUEUE`` of them may wait or run at once, past which a request is refused with 503
-``passwords_busy`` (and ``Retry-After``) instead of making everyone's sign-in wait. A password
+Hashing takes tenths of a second of CPU and 64 MiB on purpose, so every hash, check and
+strength estimate runs in a pool of its own (``THREADS``: half the machine's cores, at least
+one, so that the event loop keeps a core), never on the event loop; at most ``QUEUE`` of them
+may wait or run at once, past which a request is refused with 503 ``passwords_busy`` (and
+``Retry-After``) instead of making everyone's sign-in wait behind a flood. A password
 is never logged, stored or returned: only its hash is kept.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -31,8 +33,8 @@ MIN_STRENGTH = 2
 guesses; ``password``, ``12345678``, ``iloveyou1`` and eight spaces score 0 or 1."""
 STRENGTH_CHARACTERS = 72
 """How much of a password zxcvbn reads (its own limit; its cost grows with the length)."""
-THREADS = 2
-QUEUE = 32
+THREADS = max(1, (os.cpu_count() or 2) // 2)
+QUEUE = 8 * THREADS
 HASHER = PasswordHasher()  # Argon2id; time cost 3, 64 MiB, 4 lanes
 # Checked when no account has the handle, so both failures take the same time.
 _UNKNOWN = HASHER.hash("no account has this handle")
