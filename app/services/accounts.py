@@ -92,7 +92,7 @@ class AccountService:
         digest = identity.hash_token(token)
         async with self.sessions.begin() as session:
             await player_store.revoke_token(session, digest)
-        self.revocations.revoke_token(digest)
+        await self.revocations.revoke_token(digest)
 
     async def rename(
         self, player: Player, name: str | None = None, handle: str | None = None
@@ -131,7 +131,7 @@ class AccountService:
             row.deleted_at = utcnow()
             await player_store.revoke_all_tokens(session, row.id)
             await passkey_store.remove_all_passkeys(session, row.id)
-        self.revocations.revoke_player(row.id)
+        await self.revocations.revoke_player(row.id)
         log.info("a player was deleted", extra={"player_id": player.id})
         return row
 

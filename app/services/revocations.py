@@ -3,10 +3,10 @@
 A table socket is greeted once with a token and then trusted for as long as it stays open.
 Signing out revokes that one token; deleting a player revokes all of its tokens. Each worker
 keeps its open sockets by the hash of the token that greeted them and by player; a revocation
-closes this worker's sockets at once, before the request that revoked the token is answered,
-and is published on the bus (``talon:revoked``), so that every other worker closes its own as
-soon as the message arrives. A socket is closed with 4001, as a greeting with a bad token is
-(``Revocable.revoke``), and answers nothing more.
+closes this worker's sockets at once and is published on the bus (``talon:revoked``), so that
+every other worker closes its own as soon as the message arrives; the request that revoked the
+token is answered once Redis has handed the message to every worker. A socket is closed with
+4001, as a greeting with a bad token is (``Revocable.revoke``), and answers nothing more.
 
 A revocation is remembered for ``REMEMBER`` seconds, so that a socket whose greeting read the
 token just before it was revoked, and that is watched just after, is closed too. Should the
@@ -98,19 +98,19 @@ class Revocations:
         """How many sockets this worker watches."""
         return len(self._keys)
 
-    def revoke_token(self, token_hash: str) -> None:
+    async def revoke_token(self, token_hash: str) -> None:
         """The token with this hash was revoked: close its sockets here and everywhere."""
-        self._revoke((TOKEN, token_hash), publish=True)
+        await self._revoke((TOKEN, token_hash))
 
-    def revoke_player(self, player_id: str) -> None:
+    async def revoke_player(self, player_id: str) -> None:
         """Every token of the player was revoked: close its sockets here and everywhere."""
-        self._revoke((PLAYER, player_id), publish=True)
+        await self._revoke((PLAYER, player_id))
 
     def on_bus_message(self, message: Message) -> None:
         """Another worker revoked a token or a player's tokens."""
         kind, value = message.get("kind"), message.get("key")
         if kind in (TOKEN, PLAYER) and isinstance(value, str):
-            self._revoke((str(kind), value), publish=False)
+            self._revoked((str(kind), value))
 
     async def close(self) -> None:
         """Stop a check under way."""
@@ -129,12 +129,15 @@ class Revocations:
                     closed += self._close((kind, token_hash))
         return closed
 
-    def _revoke(self, key: Key, publish: bool) -> None:
+    async def _revoke(self, key: Key) -> None:
+        self._revoked(key)
+        if self.bus is not None:
+            await self.bus.send_now(CHANNEL, {"kind": key[0], "key": key[1]})
+
+    def _revoked(self, key: Key) -> None:
         self._forget_old()
         self._recent[key] = self.clock()
         self._close(key)
-        if publish and self.bus is not None:
-            self.bus.send(CHANNEL, {"kind": key[0], "key": key[1]})
 
     def _close(self, key: Key) -> int:
         sockets = list(self._sockets.get(key, ()))

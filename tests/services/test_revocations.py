@@ -25,7 +25,7 @@ async def test_a_token_or_a_player_revoked_closes_its_sockets_only(services: Ser
     revocations.watch(phone, "phone-hash", "anna")
     revocations.watch(laptop, "laptop-hash", "anna")
     revocations.watch(other, "bela-hash", "bela")
-    revocations.revoke_token("phone-hash")
+    await revocations.revoke_token("phone-hash")
     assert (phone.closed, laptop.closed, other.closed) == (1, 0, 0)
     revocations.on_bus_message({"kind": "player", "key": "anna"})  # from another worker
     assert (phone.closed, laptop.closed, other.closed) == (1, 1, 0)
