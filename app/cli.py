@@ -88,6 +88,12 @@ def serve(settings: Settings, host: str, port: int, apply_migrations: bool = Tru
         ws_ping_interval=settings.ws_ping_interval,
         ws_ping_timeout=settings.ws_ping_timeout,
         timeout_keep_alive=settings.keep_alive_seconds,
+        # X-Forwarded-For only from the proxies named (uvicorn's own default trusts loopback,
+        # where anyone on the machine, or a proxy that passes a client's header on, connects).
+        proxy_headers=bool(settings.forwarded_allow_ips.strip()),
+        forwarded_allow_ips=settings.forwarded_allow_ips.strip() or None,
+        # No "server: uvicorn" on every response: nothing to learn about what answers.
+        server_header=False,
     )
 
 

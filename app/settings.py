@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     ws_messages_per_second: float = Field(default=100.0, gt=0)
     # Open table sockets per client address (per worker); more are closed with 4029.
     ws_connections_per_address: int = Field(default=100, ge=1)
+    # Proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (comma-separated
+    # addresses or networks, "*" for any): a connection from one of them is taken to come from
+    # the address the proxy names, and the rate limits count that address. None by default:
+    # every client is the address it connects from (docker-compose.yml names its nginx).
+    forwarded_allow_ips: str = ""
     # HTTP request bodies past this size answer 413 body_too_large (app/api/body_limit.py).
     max_body_bytes: int = Field(default=65_536, ge=1_024)
     # An HTTP request answered after more than this many seconds is logged as a warning
@@ -73,7 +78,12 @@ class Settings(BaseSettings):
     # Creations per client address per minute (app/api/limits.py); 429 with Retry-After past them.
     players_per_minute: int = Field(default=30, ge=1)
     tables_per_minute: int = Field(default=30, ge=1)
+    # Password attempts per client address per minute: sign-ins (passkey ones too), new
+    # accounts and deletions, which all check or hash a password.
     sign_ins_per_minute: int = Field(default=10, ge=1)
+    # Password sign-ins per account (by handle) in any 15 minutes, from every address and
+    # worker together; a successful one starts the count again (passkeys are never counted).
+    sign_ins_per_account: int = Field(default=10, ge=1)
 
     # How long a bot's turn takes, so a human can follow its moves: BOT_PAUSE plus up to
     # BOT_PAUSE_JITTER seconds, drawn before the bot looks at its cards, whatever it then

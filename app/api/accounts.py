@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
 from app.api.deps import AccountsDep, Credentials, PasskeysDep, PlayerDep
-from app.api.limits import SignInLimit
+from app.api.limits import SignInLimit, account_signed_in, limit_account_sign_ins
 from app.api.schemas import (
     AccountCreate,
     ErrorBody,
@@ -19,6 +19,7 @@ from app.api.schemas import (
     PlayerOut,
     SignIn,
 )
+from app.services import names
 from app.store import Passkey
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"])
@@ -28,13 +29,20 @@ router = APIRouter(prefix="/api/accounts", tags=["accounts"])
     "",
     status_code=201,
     response_model=PlayerOut,
-    responses={401: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+    responses={
+        401: {"model": ErrorBody},
+        409: {"model": ErrorBody},
+        422: {"model": ErrorBody},
+        429: {"model": ErrorBody},
+        503: {"model": ErrorBody},
+    },
 )
 async def create_account(
-    body: AccountCreate, player: PlayerDep, accounts: AccountsDep
+    body: AccountCreate, player: PlayerDep, accounts: AccountsDep, _: SignInLimit = None
 ) -> PlayerOut:
     """The guest holding the token becomes an account: same id, matches, ratings and seats.
-    409 ``handle_taken`` when the handle, or one that looks the same, is another account's."""
+    409 ``handle_taken`` when the handle, or one that looks the same, is another account's;
+    422 ``weak_password`` for a password easy to guess; 429 past ``SIGN_INS_PER_MINUTE``."""
     row = await accounts.upgrade(player, body.handle, body.password, body.name)
     return PlayerOut(id=row.id, name=row.name, handle=row.handle)
 
@@ -43,11 +51,18 @@ async def create_account(
     "/sign-in",
     status_code=201,
     response_model=PlayerCreated,
-    responses={401: {"model": ErrorBody}, 429: {"model": ErrorBody}},
+    responses={401: {"model": ErrorBody}, 429: {"model": ErrorBody}, 503: {"model": ErrorBody}},
 )
-async def sign_in(body: SignIn, accounts: AccountsDep, _: SignInLimit = None) -> PlayerCreated:
-    """A new token for this device; 401 ``bad_credentials`` for a wrong handle or password."""
+async def sign_in(
+    body: SignIn, request: Request, accounts: AccountsDep, _: SignInLimit = None
+) -> PlayerCreated:
+    """A new token for this device; 401 ``bad_credentials`` for a wrong handle or password;
+    429 past ``SIGN_INS_PER_MINUTE`` from this address or ``SIGN_INS_PER_ACCOUNT`` for this
+    handle (from any address)."""
+    account = names.skeleton(body.handle)
+    await limit_account_sign_ins(request, account)
     row, token = await accounts.sign_in(body.handle, body.password)
+    await account_signed_in(request, account)
     return PlayerCreated(id=row.id, name=row.name, handle=row.handle, token=token)
 
 

@@ -1,12 +1,20 @@
 """Rate limits: players and tables per client address, messages per second per WebSocket,
 and open table sockets per client address.
 
-New players, new tables and sign-in attempts (``PLAYERS_PER_MINUTE``, ``TABLES_PER_MINUTE``,
-``SIGN_INS_PER_MINUTE``) are counted with
+New players, new tables and password attempts (``PLAYERS_PER_MINUTE``, ``TABLES_PER_MINUTE``,
+``SIGN_INS_PER_MINUTE``: every request that checks or hashes a password or starts a passkey
+sign-in: signing in, creating an account, deleting one) are counted per client address with
 the ``limits`` library over a moving window of a minute: in this process's memory, or in
 Redis when ``REDIS_URL`` is set, so that every worker behind a balancer counts the same hits
 (otherwise each limit would be multiplied by the number of workers). Should Redis not answer,
 the request goes ahead (the limit is a guard, not a record) and a warning is logged.
+
+Password sign-ins are also counted per account, from every address together
+(``SIGN_INS_PER_ACCOUNT`` in any ``ACCOUNT_WINDOW_MINUTES``, keyed by the handle's skeleton,
+whether or not an account has it): an attempt is counted before its password is checked, so
+concurrent guesses cannot slip past, and a successful sign-in starts the count again. Past
+the limit even the right password is refused until the window moves on; a passkey sign-in
+is never counted there, so a stranger guessing cannot lock the owner out of it.
 
 Chat lines (``CHAT_MESSAGES_PER_MINUTE``) are counted the same way, per player rather than
 per address.
@@ -44,6 +52,8 @@ Clock = Callable[[], float]
 BURST_SECONDS = 2.0
 # Keys of the shared counters in Redis start with this.
 REDIS_PREFIX = "talon:limits"
+# The window of the per-account sign-in limit.
+ACCOUNT_WINDOW_MINUTES = 15
 # At most one warning about an unreachable Redis per this many seconds.
 WARN_EVERY_S = 10.0
 
@@ -87,11 +97,14 @@ def storage_for(redis_url: str | None) -> Storage:
 
 
 class AddressLimit:
-    """``per_minute`` hits per client address in any minute, counted in ``storage``."""
+    """``amount`` hits per key (a client address, a player, an account) in any ``minutes``
+    minutes, counted by ``limiter``."""
 
-    def __init__(self, name: str, per_minute: int, limiter: MovingWindowRateLimiter) -> None:
+    def __init__(
+        self, name: str, amount: int, limiter: MovingWindowRateLimiter, minutes: int = 1
+    ) -> None:
         self.name = name
-        self.item: RateLimitItem = RateLimitItemPerMinute(per_minute)
+        self.item: RateLimitItem = RateLimitItemPerMinute(amount, minutes)
         self.limiter = limiter
         self._warned = -math.inf
 
@@ -102,12 +115,22 @@ class AddressLimit:
                 return 0.0
             stats = await self.limiter.get_window_stats(self.item, self.name, address)
         except Exception as exc:  # the storage (Redis) does not answer: let it through
-            now = time.monotonic()
-            if now - self._warned >= WARN_EVERY_S:
-                self._warned = now
-                log.warning("rate limit %s not checked: %s", self.name, type(exc).__name__)
+            self._warn(exc)
             return 0.0
         return max(1.0, stats.reset_time - time.time())
+
+    async def clear(self, address: str) -> None:
+        """Forget every hit counted for ``address``."""
+        try:
+            await self.limiter.clear(self.item, self.name, address)
+        except Exception as exc:  # the storage (Redis) does not answer
+            self._warn(exc)
+
+    def _warn(self, exc: Exception) -> None:
+        now = time.monotonic()
+        if now - self._warned >= WARN_EVERY_S:
+            self._warned = now
+            log.warning("rate limit %s not checked: %s", self.name, type(exc).__name__)
 
 
 class OpenSockets:
@@ -145,6 +168,9 @@ class Limits:
         self.players = AddressLimit("players", settings.players_per_minute, limiter)
         self.tables = AddressLimit("tables", settings.tables_per_minute, limiter)
         self.sign_ins = AddressLimit("sign_ins", settings.sign_ins_per_minute, limiter)
+        self.account_sign_ins = AddressLimit(
+            "account_sign_ins", settings.sign_ins_per_account, limiter, ACCOUNT_WINDOW_MINUTES
+        )
         # Chat lines per player (keyed by player id, not address): app/services/chat.py.
         self.chat = AddressLimit("chat", settings.chat_messages_per_minute, limiter)
         self.sockets = OpenSockets(settings.ws_connections_per_address)
@@ -191,10 +217,24 @@ async def limit_new_tables(request: Request) -> None:
 
 async def limit_sign_ins(request: Request) -> None:
     """Refuse with 429 ``rate_limited`` past ``SIGN_INS_PER_MINUTE`` from one address (a
-    brake on guessing passwords)."""
+    brake on guessing passwords, and on making the server hash them)."""
     wait = await _limits(request).sign_ins.take(client_address(request))
     if wait:
-        raise RateLimited("sign-in attempts from this address", wait)
+        raise RateLimited("password attempts from this address", wait)
+
+
+async def limit_account_sign_ins(request: Request, account: str) -> None:
+    """Count one password sign-in attempt for ``account`` (a handle's skeleton); refuse with
+    429 ``rate_limited`` past ``SIGN_INS_PER_ACCOUNT`` in ``ACCOUNT_WINDOW_MINUTES``, from
+    whatever address."""
+    wait = await _limits(request).account_sign_ins.take(account)
+    if wait:
+        raise RateLimited("sign-in attempts for this account", wait)
+
+
+async def account_signed_in(request: Request, account: str) -> None:
+    """A password sign-in to ``account`` succeeded: its count starts again."""
+    await _limits(request).account_sign_ins.clear(account)
 
 
 NewPlayerLimit = Annotated[None, Depends(limit_new_players)]

@@ -16,7 +16,7 @@ from app.api.deps import (
     TablesDep,
     ViewerIdDep,
 )
-from app.api.limits import NewPlayerLimit
+from app.api.limits import NewPlayerLimit, SignInLimit
 from app.api.schemas import (
     ErrorBody,
     PlayerCreate,
@@ -74,14 +74,26 @@ async def rename(
 
 
 @router.delete(
-    "/me", status_code=204, responses={401: {"model": ErrorBody}, 403: {"model": ErrorBody}}
+    "/me",
+    status_code=204,
+    responses={
+        401: {"model": ErrorBody},
+        403: {"model": ErrorBody},
+        429: {"model": ErrorBody},
+        503: {"model": ErrorBody},
+    },
 )
 async def delete_me(
-    body: PlayerDelete, player: PlayerDep, accounts: AccountsDep, tables: TablesDep
+    body: PlayerDelete,
+    player: PlayerDep,
+    accounts: AccountsDep,
+    tables: TablesDep,
+    _: SignInLimit = None,
 ) -> Response:
     """Delete the player (an account sends its password). Its matches stay public under the
     name "deleted player"; every token it had stops working, and its seats at tables still
-    waiting for players are given up."""
+    waiting for players are given up. 429 past ``SIGN_INS_PER_MINUTE`` (the password is
+    checked)."""
     deleted = await accounts.delete(player, body.password)
     await tables.leave_open_tables(deleted)
     tables.renamed(deleted)

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app.api import chat as chat_api
 from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
-from app.services import Services, presenter
+from app.services import Services, identity, presenter
 from app.services.authority import TableAuthority
 from app.services.errors import (
     STORE_ERRORS,
@@ -74,6 +74,7 @@ class Connection:
         # every move sends several.
         self.queue: deque[Frame] = deque()
         self.closing = False
+        self.revoked = False  # its token was revoked: nothing more is answered
         self._pump: asyncio.Task[None] | None = None
         self._wakeup: asyncio.Future[None] | None = None
 
@@ -129,6 +130,19 @@ class Connection:
         await self.stop()
         await close(self.websocket, CLOSE_MOVED, "the table moved; reconnect with since")
 
+    def revoke(self) -> None:
+        """The token that greeted this socket was revoked (signed out, player deleted):
+        answer nothing more and close with 4001."""
+        self.revoked = True
+        if not self.closing:
+            self.closing = True
+            asyncio.get_running_loop().create_task(self._close_revoked())
+
+    async def _close_revoked(self) -> None:
+        await self.stop()
+        frame = error_frame("bad_token", "The token was signed out, or its player deleted.")
+        await refuse(self.websocket, CLOSE_BAD_TOKEN, frame, "token revoked")
+
     async def _close_too_slow(self) -> None:
         await self.stop()
         await close(self.websocket, CLOSE_TOO_SLOW, "too far behind; reconnect with since")
@@ -180,8 +194,9 @@ Table = TableAuthority | RemoteTable
 
 async def greet(
     websocket: WebSocket, services: Services, settings: Settings, table_id: str
-) -> tuple[Table, str | None, int | None] | None:
-    """Wait for ``hello``; the table, the player id (None: spectator) and ``since``."""
+) -> tuple[Table, str | None, int | None, str | None] | None:
+    """Wait for ``hello``; the table, the player id (None: spectator), ``since`` and the
+    token that identified the player."""
     try:
         text = await asyncio.wait_for(receive_text(websocket, settings), settings.ws_hello_timeout)
     except TimeoutError:
@@ -228,11 +243,13 @@ async def greet(
         await websocket.send_json(error_frame(refusal.code, refusal.message))
         await close(websocket, CLOSE_TRY_LATER, "try again later")
         return None
-    return authority, (player.id if player else None), since
+    return authority, (player.id if player else None), since, (token if player else None)
 
 
 async def answer(connection: Connection, authority: Table, message: dict[str, Any]) -> None:
     """Handle one client message after the greeting."""
+    if connection.revoked:  # read before its token was revoked, answered by the close
+        return
     kind = message["type"]
     if kind == "ping":
         connection.send({"type": "pong", "id": message.get("id")})
@@ -324,7 +341,7 @@ async def serve_table(
         return
     if greeted is None:
         return
-    table, player_id, since = greeted
+    table, player_id, since, token = greeted
     connection = Connection(websocket, settings.ws_send_queue, player_id)
     try:
         authority, connection.seat = await services.tables.attach(
@@ -336,6 +353,8 @@ async def serve_table(
     connection.start()
     if player_id is not None:
         services.online.connected(player_id)
+    if player_id is not None and token is not None:  # closed if the token is revoked
+        services.revocations.watch(connection, identity.hash_token(token), player_id)
     bucket = limits.message_bucket()
     try:
         while not connection.closing:
@@ -372,6 +391,7 @@ async def serve_table(
     except WebSocketDisconnect:
         pass
     finally:
+        services.revocations.forget(connection)
         authority.detach(connection)
         websocket.app.state.chat.leave(connection)  # table chat (app/api/chat.py)
         if player_id is not None:

@@ -29,6 +29,7 @@ from app.services.online import Online
 from app.services.passkeys import PasskeyService, RelyingParty
 from app.services.profiles import ProfileService
 from app.services.relay import Relay
+from app.services.revocations import Revocations
 from app.services.tables import TableService
 from app.settings import Settings
 from app.store.db import create_engine, session_factory
@@ -48,6 +49,7 @@ class Services:
     profiles: ProfileService
     passkeys: PasskeyService
     analysis: AnalysisService
+    revocations: Revocations
     relay: Relay | None = None
     sync_interval: float = 2.0
     online: Online = field(default_factory=Online)
@@ -110,6 +112,9 @@ class Services:
             tables.relay = relay
         metrics.watch(hub.total, tables.live_count)
         history = HistoryService(sessions, settings.history_page_max)
+        revocations = Revocations(sessions)
+        if settings.redis_url is not None:
+            revocations.connect_bus(settings.redis_url)
         analysis = AnalysisService(
             sessions,
             history,
@@ -127,12 +132,13 @@ class Services:
             tables=tables,
             history=history,
             bots=bots,
-            accounts=AccountService(sessions),
+            accounts=AccountService(sessions, revocations),
             profiles=ProfileService(
                 sessions, settings.leaderboard_min_matches, settings.history_page_max
             ),
             passkeys=PasskeyService(sessions, RelyingParty.from_settings(settings)),
             analysis=analysis,
+            revocations=revocations,
             relay=relay,
             sync_interval=upkeep_interval(settings),
             online=Online(settings.redis_url),
@@ -144,6 +150,8 @@ class Services:
         await self.analysis.start()
         self._evicter = asyncio.get_running_loop().create_task(self.tables.evict_periodically())
         self._online_upkeep = asyncio.get_running_loop().create_task(self.online.keep_up())
+        if self.revocations.bus is not None:
+            await self.revocations.bus.start()
         if self.relay is not None:
             await self.relay.start()
             self._watcher = asyncio.get_running_loop().create_task(
@@ -173,6 +181,9 @@ class Services:
         await self.tables.close()
         if self.relay is not None:
             await self.relay.close()
+        if self.revocations.bus is not None:
+            await self.revocations.bus.close()
+        await self.revocations.close()
         await self.online.close()
         await self.committer.close()
         await self.engine.dispose()

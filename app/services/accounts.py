@@ -3,7 +3,8 @@ devices, signs out, renames itself and deletes itself.
 
 An account is the same player row as the guest it was: its id, its matches, its ratings and
 its seats stay. Each device holds a token of its own (stored as a hash); signing out forgets
-that one token. A deleted player keeps its row, so its matches stay public, under the name
+that one token, and closes the table sockets it opened, on every worker
+(``revocations.py``). A deleted player keeps its row, so its matches stay public, under the name
 ``DELETED_NAME``, with handle, password, passkeys and every token gone.
 """
 
@@ -17,6 +18,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.services import identity, names, passwords
 from app.services.bot_players import bot_level
 from app.services.errors import Conflict, Forbidden, NotFound, Unauthorized
+from app.services.revocations import Revocations
 from app.store import Player
 from app.store import passkeys as passkey_store
 from app.store import players as player_store
@@ -30,22 +32,35 @@ DELETED_NAME = "deleted player"
 class AccountService:
     """Account operations; each runs in one transaction of its own."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], revocations: Revocations
+    ) -> None:
         self.sessions = sessions
+        self.revocations = revocations
 
     async def upgrade(
         self, player: Player, handle: str, password: str, name: str | None = None
     ) -> Player:
         """Turn the guest into an account named ``handle`` (unique however it is spelt);
-        its display name becomes ``name``, or stays what it was when none is given."""
+        its display name becomes ``name``, or stays what it was when none is given. Every
+        cheap refusal comes before the password is weighed and hashed; a password easy to
+        guess is refused with ``weak_password``."""
         shown = names.handle(handle)
         display = names.display_name(name) if name is not None else None
-        digest = await passwords.hash_password(passwords.check_password(password))
+        passwords.check_password(password)
+        async with self.sessions() as session:
+            row = await self._live(session, player.id)
+            if row.is_account:
+                raise self._already()
+            await self._check_handle_free(session, shown, row.id)
+            known = (shown, display or row.name)
+        await passwords.check_strength(password, known)
+        digest = await passwords.hash_password(password)
         try:
             async with self.sessions.begin() as session:
                 row = await self._live(session, player.id)
-                if row.is_account:
-                    raise Conflict("already_account", "This player is already an account.")
+                if row.is_account:  # a concurrent request made it one meanwhile
+                    raise self._already()
                 await self._check_handle_free(session, shown, row.id)
                 row.handle, row.handle_key = shown, names.skeleton(shown)
                 row.password_hash = digest
@@ -58,11 +73,13 @@ class AccountService:
     async def sign_in(self, handle: str, password: str) -> tuple[Player, str]:
         """A new token for the account with this handle, for another device;
         ``Unauthorized`` ``bad_credentials`` when the handle or the password is wrong."""
+        if not passwords.plausible(password):  # no account has it: nothing to hash
+            raise self._mismatch()
         async with self.sessions() as session:
             row = await player_store.player_by_handle_key(session, names.skeleton(handle))
         stored = row.password_hash if row is not None else None
         if not await passwords.verify_password(stored, password) or row is None:
-            raise Unauthorized("bad_credentials", "That handle and password do not match.")
+            raise self._mismatch()
         token = identity.new_token()
         async with self.sessions.begin() as session:
             await player_store.add_token(session, row.id, identity.hash_token(token))
@@ -70,9 +87,12 @@ class AccountService:
         return row, token
 
     async def sign_out(self, token: str) -> None:
-        """Forget this token (the other devices stay signed in)."""
+        """Forget this token (the other devices stay signed in) and close the table sockets
+        it opened."""
+        digest = identity.hash_token(token)
         async with self.sessions.begin() as session:
-            await player_store.revoke_token(session, identity.hash_token(token))
+            await player_store.revoke_token(session, digest)
+        await self.revocations.revoke_token(digest)
 
     async def rename(
         self, player: Player, name: str | None = None, handle: str | None = None
@@ -100,8 +120,9 @@ class AccountService:
         every passkey forgotten."""
         async with self.sessions() as session:
             row = await self._live(session, player.id)
-        if row.is_account and not await passwords.verify_password(
-            row.password_hash, password or ""
+        if row.is_account and not (
+            passwords.plausible(password or "")  # else refused without hashing
+            and await passwords.verify_password(row.password_hash, password or "")
         ):
             raise Forbidden("bad_credentials", "Deleting an account needs its password.")
         async with self.sessions.begin() as session:
@@ -110,6 +131,7 @@ class AccountService:
             row.deleted_at = utcnow()
             await player_store.revoke_all_tokens(session, row.id)
             await passkey_store.remove_all_passkeys(session, row.id)
+        await self.revocations.revoke_player(row.id)
         log.info("a player was deleted", extra={"player_id": player.id})
         return row
 
@@ -124,6 +146,14 @@ class AccountService:
         holder = await player_store.player_by_handle_key(session, names.skeleton(shown))
         if holder is not None and holder.id != own_id:
             raise self._taken()
+
+    @staticmethod
+    def _mismatch() -> Unauthorized:
+        return Unauthorized("bad_credentials", "That handle and password do not match.")
+
+    @staticmethod
+    def _already() -> Conflict:
+        return Conflict("already_account", "This player is already an account.")
 
     @staticmethod
     def _taken() -> Conflict:

@@ -70,6 +70,23 @@ class RedisBus:
         body["origin"], body["at"] = self.origin, time.time()
         self._outbox.put_nowait((channel, orjson.dumps(body)))
 
+    async def send_now(self, channel: str, body: Message, wait: float = 2.0) -> None:
+        """Publish a message on ``channel`` at once and wait until Redis has handed it to every
+        subscriber (at most ``wait`` seconds); should Redis not answer, queue it as ``send``
+        does."""
+        from redis.exceptions import RedisError
+
+        body["origin"], body["at"] = self.origin, time.time()
+        if self._client is None:  # not started: the sender task will publish it
+            self._outbox.put_nowait((channel, orjson.dumps(body)))
+            return
+        try:
+            await asyncio.wait_for(self._client.publish(channel, orjson.dumps(body)), wait)
+        except (RedisError, OSError, TimeoutError) as exc:
+            metrics.BUS_ERRORS.labels("publish").inc()
+            log.warning("publishing to Redis at once failed (%s); queued", type(exc).__name__)
+            self._outbox.put_nowait((channel, orjson.dumps(body)))
+
     async def start(self, wait: float = 5.0) -> None:
         """Connect, subscribe, and start sending; waits up to ``wait`` s for the subscription
         (a worker that starts while Redis is down serves anyway and catches up later)."""

@@ -245,25 +245,30 @@ async def actions_after(session: AsyncSession, match_id: int, version: int) -> l
 
 
 async def finished_seats_of(session: AsyncSession, player_id: str) -> list[tuple[Match, int]]:
-    """Every finished match of a player with the seat it played (for its statistics)."""
+    """Every finished match of a player that anyone may see (``visible_to(None)``: not a
+    private table's that keeps its history for its players), with the seat it played (for
+    its public statistics)."""
     query = (
         select(Match, MatchSeat.seat)
         .join(MatchSeat, MatchSeat.match_id == Match.id)
-        .where(MatchSeat.player_id == player_id, Match.status == "finished")
+        .where(MatchSeat.player_id == player_id, Match.status == "finished", visible_to(None))
     )
     return [(match, seat) for match, seat in await session.execute(query)]
 
 
 async def marriages_declared(session: AsyncSession, player_id: str) -> int:
-    """How many marriages the player declared over all its matches (from the action logs)."""
+    """How many marriages the player declared over its matches that anyone may see (from
+    the action logs)."""
     query = (
         select(ActionRecord.action)
         .join(
             MatchSeat,
             (MatchSeat.match_id == ActionRecord.match_id) & (MatchSeat.seat == ActionRecord.seat),
         )
+        .join(Match, Match.id == ActionRecord.match_id)
         .where(
             MatchSeat.player_id == player_id,
+            visible_to(None),
             # Narrowed in the database, checked exactly below.
             func.lower(cast(ActionRecord.action, String)).like("%marriage%"),
         )

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, insert, select, update
 
 from app.store.db import AsyncSession
+from app.store.matches import visible_to
 from app.store.models import Match, MatchSeat, Player, Rating, RatingChange, utcnow
 
 
@@ -116,10 +117,16 @@ async def ratings_of(session: AsyncSession, player_id: str) -> list[Rating]:
 async def recent_changes(
     session: AsyncSession, player_id: str, family: str, limit: int
 ) -> list[RatingChange]:
-    """A player's last rating changes in a family, newest first (a profile's trend)."""
+    """A player's last rating changes in a family, newest first (a profile's trend), from
+    the matches anyone may see (a private table's kept from history names none)."""
     query = (
         select(RatingChange)
-        .where(RatingChange.player_id == player_id, RatingChange.family == family)
+        .join(Match, Match.id == RatingChange.match_id)
+        .where(
+            RatingChange.player_id == player_id,
+            RatingChange.family == family,
+            visible_to(None),
+        )
         .order_by(RatingChange.match_id.desc())
         .limit(limit)
     )

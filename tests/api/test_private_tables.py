@@ -123,6 +123,28 @@ async def test_players_can_keep_a_private_match_out_of_history_for_good(
         assert (match_id in [json.loads(line)["id"] for line in lines]) is shown, token
 
 
+async def test_a_public_profile_counts_no_match_kept_out_of_history(api: Api, server: str) -> None:
+    """Statistics, recent matches and the rating trend on a public profile come only from
+    matches anyone may see: a ``history: never`` match leaves no trace there."""
+    anna, bela = await api.player("Anna"), await api.player("Bela")
+    for who, handle in ((anna, "anna"), (bela, "bela")):
+        body = {"handle": handle, "password": "a long enough secret"}
+        await api.call("POST", "/api/accounts", who["token"], json=body, status=201)
+    matches = []
+    for history in ("never", "after_match"):
+        table = await api.table(anna["token"], visibility="private", history=history, rated=True)
+        joined = await api.join(bela["token"], table["id"], invite_code=table["invite_code"])
+        await resign(server, table["id"], bela["token"])
+        matches.append(joined["match_id"])
+        profile = await api.call("GET", f"/api/players/{anna['id']}")
+        counted = 0 if history == "never" else 1
+        assert profile["statistics"]["matches"] == counted, history
+        assert profile["statistics"]["won"] == counted, history
+        assert [m["id"] for m in profile["recent"]] == matches[1:]
+        trend = [c["match_id"] for r in profile["ratings"] for c in r["trend"]]
+        assert trend == matches[1:], history
+
+
 async def test_only_a_private_table_can_keep_its_matches_unlisted(api: Api) -> None:
     anna = await api.player("Anna")
     body = await api.call(

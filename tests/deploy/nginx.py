@@ -31,9 +31,13 @@ def nginx_binary() -> str:
     return found
 
 
-def render(config: str, port: int, upstreams: tuple[str, str]) -> str:
+def render(
+    config: str, port: int, upstreams: tuple[str, str], tls: tuple[int, Path] | None = None
+) -> str:
     """The shipped server block listening on 127.0.0.1:``port``, its two upstream servers
-    replaced by ``upstreams`` (host:port each)."""
+    replaced by ``upstreams`` (host:port each); with ``tls`` (a port and a folder holding
+    ``cert.pem`` and ``key.pem``), also on that port over HTTPS, as the comment in the file
+    says to add."""
     for name, target in zip(("app1:8000", "app2:8000"), upstreams, strict=True):
         config, found = re.subn(
             rf"(\n\s*server\s+){re.escape(name)}(\s)", rf"\g<1>{target}\2", config
@@ -42,18 +46,70 @@ def render(config: str, port: int, upstreams: tuple[str, str]) -> str:
         assert found == 2, f"deploy/nginx.conf has not two upstream lines for {name}"
     config, found = re.subn(r"(\n\s*listen\s+)80;", rf"\g<1>127.0.0.1:{port};", config)
     assert found == 1, "deploy/nginx.conf has no 'listen 80;' line"
+    if tls is not None:
+        tls_port, folder = tls
+        lines = (
+            f"listen 127.0.0.1:{tls_port} ssl;",
+            f"ssl_certificate {folder / 'cert.pem'};",
+            f"ssl_certificate_key {folder / 'key.pem'};",
+        )
+        added = "".join(f"\n    {line}" for line in lines)
+        config = config.replace(f"listen 127.0.0.1:{port};", f"listen 127.0.0.1:{port};{added}")
     return config
+
+
+def self_signed(folder: Path) -> None:
+    """A self-signed certificate for 127.0.0.1 in ``folder`` (``cert.pem``, ``key.pem``)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .sign(key, hashes.SHA256())
+    )
+    (folder / "cert.pem").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    (folder / "key.pem").write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    (folder / "key.pem").chmod(0o644)  # read by nginx's master, which runs as this user
 
 
 class Nginx:
     """One nginx master in a temporary folder, serving the rendered shipped config."""
 
-    def __init__(self, port: int, upstreams: tuple[str, str]) -> None:
+    def __init__(self, port: int, upstreams: tuple[str, str], tls_port: int | None = None) -> None:
         self.port = port
         self.base = f"127.0.0.1:{port}"
         self.root = Path(tempfile.mkdtemp(prefix="talon-nginx-"))
         self.root.chmod(0o755)  # the worker processes run as an unprivileged user under root
-        (self.root / "talon.conf").write_text(render(SHIPPED.read_text(), port, upstreams))
+        tls = None
+        if tls_port is not None:
+            self_signed(self.root)
+            tls = (tls_port, self.root)
+        config = render(SHIPPED.read_text(), port, upstreams, tls)
+        (self.root / "talon.conf").write_text(config)
         temp = "\n".join(
             f"    {kind}_temp_path {self.root}/{kind};"
             for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")

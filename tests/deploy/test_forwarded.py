@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.deploy.forged import ATTEMPTS, forged_signups
+from tests.deploy.forged import ATTEMPTS, forged_signups, forged_sockets
 from tests.deploy.nginx import Nginx
 from tests.scale.cluster import Worker
 from tests.support import free_port, sqlite_url
@@ -37,3 +37,24 @@ async def test_forged_forwarded_addresses_meet_the_signup_limit(tmp_path: Path) 
         proxy.stop()
         worker.kill()
     assert statuses == [201] * LIMIT + [429] * (ATTEMPTS - LIMIT), statuses
+
+
+async def test_a_worker_believes_no_forwarded_header_unless_told(tmp_path: Path) -> None:
+    """``talon serve`` without ``FORWARDED_ALLOW_IPS`` trusts no proxy, loopback included:
+    forged sign-ups meet the limit, and sockets with forged addresses meet the cap."""
+    worker = Worker(
+        sqlite_url(tmp_path / "talon.db"),
+        None,
+        tmp_path,
+        "worker",
+        PLAYERS_PER_MINUTE=str(LIMIT),
+        WS_CONNECTIONS_PER_ADDRESS="2",
+    )
+    try:
+        await worker.wait_healthy()
+        statuses = await forged_signups(worker.base)
+        code = await forged_sockets(worker.base, 3)
+    finally:
+        worker.kill()
+    assert statuses == [201] * LIMIT + [429] * (ATTEMPTS - LIMIT), statuses
+    assert code == 4029

@@ -10,7 +10,7 @@ import pytest
 from openskill.models import PlackettLuce
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import shot
+from tests.e2e.conftest import Watch, shot
 from tests.e2e.play import _has_invite
 
 PASSWORD = "a long enough secret"
@@ -30,6 +30,24 @@ def sign_up(page: Any, handle: str) -> None:
     page.fill("#signup-password", PASSWORD)
     page.click("[data-action=signup]")
     expect(page.locator(".profile-page h1")).to_contain_text(f"@{handle}")
+
+
+def test_the_sign_up_form_says_why_a_password_is_refused(new_page: Any, watch: Watch) -> None:
+    page = new_page("cleo", locale="de-DE")
+    page.goto("/account")
+    page.fill("#signup-handle", "cleo")
+    page.fill("#signup-password", "password")
+    watch.tolerate = True  # the refused password is a 422 on purpose
+    page.click("[data-action=signup]")
+    refusal = page.locator("#signup [data-testid=form-refusal]")
+    expect(refusal).to_have_attribute("data-code", "weak_password")
+    expect(refusal).to_contain_text("zu leicht zu erraten")
+    watch.tolerate = False
+    assert watch.tolerated and all("422" in p for p in watch.tolerated), watch.tolerated
+    shot(page, "account-weak-password")
+    page.fill("#signup-password", PASSWORD)
+    page.click("[data-action=signup]")
+    expect(page.locator(".profile-page h1")).to_contain_text("@cleo")
 
 
 def test_a_guest_upgrades_plays_rated_and_finds_its_rating_from_another_browser(

@@ -33,13 +33,31 @@ function complain(error) {
   toast(error instanceof DOMException ? t("passkey_cancelled") : failure(error));
 }
 
+// A form's refusal also stays under it (a password too easy to guess, a handle taken), until
+// the next attempt; `error` null clears it.
+function refusedIn(form, error) {
+  let line = form.querySelector(".form-refusal");
+  if (!error) {
+    line?.remove();
+    return;
+  }
+  if (!line) {
+    line = h("p", { class: "form-refusal", role: "alert", "data-testid": "form-refusal" });
+    form.querySelector("button[type=submit]").before(line);
+  }
+  line.textContent = failure(error);
+  line.dataset.code = error?.code ?? "";
+}
+
 export function accountPage(root, navigate) {
   // Send a form's handle and password with `act`, keep the identity it answers, and go to the
   // player's profile; a refusal is shown with the server's sentence.
   function submitWith(act, greeting) {
     return async (event) => {
       event.preventDefault();
-      const { handle, password } = values(event.target);
+      const form = event.target;
+      const { handle, password } = values(form);
+      refusedIn(form, null);
       try {
         const identity = await act(handle, password);
         remember(identity);
@@ -47,6 +65,7 @@ export function accountPage(root, navigate) {
         navigate(`/players/${identity.id}`);
       } catch (error) {
         complain(error);
+        refusedIn(form, error);
       }
     };
   }
