@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import re
 from collections import deque
 from typing import Any
 
@@ -57,6 +58,9 @@ DROP_NOTICE_SECONDS = 1.0
 # Numbers in client messages: whole, and exact in every client's JSON (JavaScript's safe
 # integers); a larger one would come back rounded (2**64 as 1.8446744073709552e+19).
 MAX_WHOLE = 2**53 - 1
+# In the text of a message that has a fraction, an exponent or a 16-digit number (most have
+# none: then its numbers need no walk).
+NUMBERISH = re.compile(r"\d[.eE]|\d{16}")
 
 # What a greeting meets when the database does not answer.
 UNAVAILABLE: tuple[type[Exception], ...] = (Unavailable, *STORE_ERRORS)
@@ -161,7 +165,7 @@ def parse(text: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
         return None, error_frame("bad_json", "The message is not valid JSON.")
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, error_frame("bad_message", "A message must be an object with a 'type'.")
-    if not whole_numbers(message):
+    if NUMBERISH.search(text) and not whole_numbers(message):
         return None, error_frame(
             "bad_number",
             f"Numbers in a message are whole numbers from -{MAX_WHOLE} to {MAX_WHOLE}.",
@@ -390,8 +394,8 @@ async def serve_table(
                     connection.send(
                         error_frame(
                             "rate_limited",
-                            "Too many messages; this one was dropped, and so is every one "
-                            "over the limit for a second, without another notice.",
+                            "Too many messages; this one was dropped, as is every message "
+                            "over the rate (at most one such notice a second).",
                             retry_after=round(wait, 3),
                         )
                     )
