@@ -265,11 +265,11 @@ class ChatService:
             raise Invalid("bad_room", "room must be 'players' or 'spectators'.")
         self._check_room(listener, room)
         phrase, text = line_content(message, self.max_length)
+        await self._take(self.limit, player_id, "chat lines")  # before any database read
         async with self.sessions() as session:
             muted = await chat_store.is_muted(session, EVERYWHERE, EVERYWHERE, player_id)
         if muted:
             raise Forbidden("chat_muted", "An operator has muted you; your line was not sent.")
-        await self._take(self.limit, player_id, "chat lines")
         table_id = listener.table.table_id
         # The word filter runs last, on a line within every limit (its cost is bounded per
         # line: app/services/chat_text.py).
