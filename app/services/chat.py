@@ -16,6 +16,7 @@ phrase, the sender's name and seat, and its time; no line is ever written by the
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 from collections import defaultdict
@@ -192,6 +193,8 @@ class ChatService:
                 self._filtered[table.table_id] = await chat_store.word_filter(
                     session, table.table_id
                 )
+        if self._filtered[table.table_id]:
+            await self.load_word_filter()
         listener = Listener(connection, table, name, muted)
         await self.send_history(listener)
         self._listeners[table.table_id].add(listener)
@@ -380,4 +383,12 @@ class ChatService:
         """Turn a table's word filter on or off (a table option chosen when it is opened)."""
         async with self.sessions.begin() as session:
             await chat_store.set_word_filter(session, table_id, on)
+        if on:
+            await self.load_word_filter()
         self._filtered[table_id] = on
+
+    async def load_word_filter(self) -> None:
+        """Build the word filter (half a second, once) in a thread, before a table needs it:
+        built on a line, it would hold every table's messages meanwhile."""
+        if not self.word_filter.loaded:
+            await asyncio.to_thread(self.word_filter.load)

@@ -80,13 +80,19 @@ class WordFilter:
     """The optional word filter: ``better-profanity``'s words, stand-ins and way of cutting a
     line into words, with its list looked up through ``ListedWords`` (the library compares a
     word with each of its 900 entries in turn: ~0.2 s for a line of 150 one-letter words).
-    Loaded on first use."""
+    Built by ``load`` (half a second: the chat service does it off the event loop as soon
+    as a table turns the filter on, not on a line)."""
 
     def __init__(self) -> None:
         self._censor: Callable[[str], str] | None = None
 
-    def __call__(self, text: str) -> str:
-        """``text`` with its listed words starred out."""
+    @property
+    def loaded(self) -> bool:
+        """Whether ``load`` has run."""
+        return self._censor is not None
+
+    def load(self) -> None:
+        """Read the library's list and build its expression (once)."""
         if self._censor is None:
             from better_profanity import Profanity  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
@@ -94,6 +100,12 @@ class WordFilter:
             words = [str(word) for word in profanity.CENSOR_WORDSET]
             profanity.CENSOR_WORDSET = ListedWords(words, profanity.CHARS_MAPPING)
             self._censor = profanity.censor
+
+    def __call__(self, text: str) -> str:
+        """``text`` with its listed words starred out."""
+        if self._censor is None:
+            self.load()
+        assert self._censor is not None
         metrics.CHAT_FILTERED.inc()
         return self._censor(text)
 
