@@ -81,7 +81,9 @@ def serve(settings: Settings, host: str, port: int, apply_migrations: bool = Tru
         log_level=settings.log_level,
         log_config=logs.config(logs.resolve(settings.log_format), settings.log_level),
         access_log=False,
-        ws_max_size=settings.ws_max_frame_bytes * 4,
+        # One frame limit (WS_MAX_FRAME_BYTES): the WebSocket layer refuses a larger frame
+        # before reading it whole, with the close the application would send (app/api/ws.py).
+        ws_max_size=settings.ws_max_frame_bytes,
         # Table frames are a few hundred bytes: compressing them costs more CPU on both
         # ends than it saves on the wire.
         ws_per_message_deflate=False,

@@ -76,7 +76,7 @@ async def live_server(settings: Settings) -> AsyncIterator[str]:
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        ws_max_size=settings.ws_max_frame_bytes * 4,
+        ws_max_size=settings.ws_max_frame_bytes,
         lifespan="on",
     )
     server = uvicorn.Server(config)

@@ -11,8 +11,9 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
+from limits.aio.strategies import MovingWindowRateLimiter
 
-from app.api.limits import Limits
+from app.api.limits import AddressLimit, Limits
 from app.services import Services
 from app.services.chat import ChatService, Reader, Table
 from app.settings import Settings
@@ -25,9 +26,15 @@ async def install(
     """Build the chat service into ``app.state.chat`` (with its Redis channel when
     ``REDIS_URL`` is set); returns what stops it."""
     limits: Limits = app.state.limits
+    # Mutes and reports are counted like lines (CHAT_MESSAGES_PER_MINUTE per player), each
+    # apart: every one is a write to the database.
+    limiter = MovingWindowRateLimiter(limits.storage)
+    per_minute = settings.chat_messages_per_minute
     chat = ChatService(
         session_factory(services.engine),
         limits.chat,
+        mutes=AddressLimit("chat_mutes", per_minute, limiter),
+        reports=AddressLimit("chat_reports", per_minute, limiter),
         max_length=settings.chat_max_length,
         history=settings.chat_history,
     )

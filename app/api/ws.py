@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import re
 from collections import deque
 from typing import Any
 
@@ -49,6 +51,16 @@ CLOSE_MAY_NOT_WATCH = 4005
 CLOSE_TOO_SLOW = 4008
 CLOSE_MOVED = 4012
 CLOSE_TOO_MANY = 4029
+
+# A connection over its message rate hears of it at most once in this many seconds: every
+# message over the rate is dropped, and one notice per drop would fill its send queue.
+DROP_NOTICE_SECONDS = 1.0
+# Numbers in client messages: whole, and exact in every client's JSON (JavaScript's safe
+# integers); a larger one would come back rounded (2**64 as 1.8446744073709552e+19).
+MAX_WHOLE = 2**53 - 1
+# In the text of a message that has a fraction, an exponent or a 16-digit number (most have
+# none: then its numbers need no walk).
+NUMBERISH = re.compile(r"\d[.eE]|\d{16}")
 
 # What a greeting meets when the database does not answer.
 UNAVAILABLE: tuple[type[Exception], ...] = (Unavailable, *STORE_ERRORS)
@@ -167,7 +179,28 @@ def parse(text: str) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
         return None, error_frame("bad_json", "The message is not valid JSON.")
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         return None, error_frame("bad_message", "A message must be an object with a 'type'.")
+    if NUMBERISH.search(text) and not whole_numbers(message):
+        return None, error_frame(
+            "bad_number",
+            f"Numbers in a message are whole numbers from -{MAX_WHOLE} to {MAX_WHOLE}.",
+            chat_api.reference(message),
+        )
     return message, None
+
+
+def whole_numbers(message: dict[str, Any]) -> bool:
+    """True when every number in the message is a whole number within ``MAX_WHOLE`` (JSON
+    reads a fraction, an exponent or an integer past 64 bits as a float)."""
+    stack: list[Any] = [message]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, float) or (isinstance(value, int) and abs(value) > MAX_WHOLE):
+            return False
+    return True
 
 
 async def receive_text(websocket: WebSocket, settings: Settings) -> str | None:
@@ -176,17 +209,25 @@ async def receive_text(websocket: WebSocket, settings: Settings) -> str | None:
     if message["type"] == "websocket.disconnect":
         return None
     text = message.get("text")
+    limit = settings.ws_max_frame_bytes
     if text is None:
         data = message.get("bytes") or b""
+        size = len(data)
         text = data.decode("utf-8", errors="replace")
-    limit = settings.ws_max_frame_bytes
-    # A character is at most 4 bytes in UTF-8: only a long text needs encoding to be measured.
-    if len(text) * 4 > limit and len(text.encode("utf-8")) > limit:
-        await close(
-            websocket, CLOSE_TOO_BIG, f"frames are limited to {settings.ws_max_frame_bytes} bytes"
-        )
+    else:
+        # A character is at most 4 bytes in UTF-8: only a long text needs encoding.
+        size = len(text.encode("utf-8")) if len(text) * 4 > limit else 0
+    if size > limit:
+        await close(websocket, CLOSE_TOO_BIG, too_big(size, limit))
         return None
     return text
+
+
+def too_big(size: int, limit: int) -> str:
+    """The close reason of a frame over the limit: the words of the WebSocket layer under
+    ``talon serve`` (websockets), which refuses such a frame before the application reads
+    it, so a client reads the same reason whichever of the two refused its frame."""
+    return f"frame with {size} bytes exceeds limit of {limit} bytes"
 
 
 Table = TableAuthority | RemoteTable
@@ -356,21 +397,27 @@ async def serve_table(
     if player_id is not None and token is not None:  # closed if the token is revoked
         services.revocations.watch(connection, identity.hash_token(token), player_id)
     bucket = limits.message_bucket()
+    quiet_until = -math.inf  # no notice of dropped messages before this time
     try:
         while not connection.closing:
             text = await receive_text(websocket, settings)
             if text is None:
                 break
-            wait = bucket.take(limits.clock())
+            now = limits.clock()
+            wait = bucket.take(now)
             if wait:
                 # Dropped unread (so no id); the next one is taken after retry_after seconds.
-                connection.send(
-                    error_frame(
-                        "rate_limited",
-                        "Too many messages; this one was dropped.",
-                        retry_after=round(wait, 3),
+                # One notice a second at most, however many are dropped.
+                if now >= quiet_until:
+                    quiet_until = now + DROP_NOTICE_SECONDS
+                    connection.send(
+                        error_frame(
+                            "rate_limited",
+                            "Too many messages; this one was dropped, as is every message "
+                            "over the rate (at most one such notice a second).",
+                            retry_after=round(wait, 3),
+                        )
                     )
-                )
                 continue
             message, problem = parse(text)
             if message is None:

@@ -43,6 +43,8 @@ class Illegal(StrEnum):
     """The card played as a marriage is not a king or queen with its partner in hand."""
     EXCHANGE_NOT_ALLOWED = "exchange_not_allowed"
     """The trump exchange is not allowed now."""
+    EXCHANGE_NOT_IN_GAME = "exchange_not_in_game"
+    """The game turns no trump card (three- and four-hand), so it has no trump exchange."""
     CLOSE_NOT_ALLOWED = "close_not_allowed"
     """Closing the stock is not allowed now."""
     CLAIM_NOT_ALLOWED = "claim_not_allowed"

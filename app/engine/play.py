@@ -572,6 +572,11 @@ def _draw(state: State, winner: int, events: list[Event]) -> None:
 
 
 def _exchange(state: State, seat: int) -> tuple[State, list[Event]]:
+    if not state.rules.has_stock:
+        raise IllegalAction(
+            Illegal.EXCHANGE_NOT_IN_GAME,
+            "This game turns no trump card, so it has no trump exchange.",
+        )
     if not can_exchange(state, seat):
         raise IllegalAction(Illegal.EXCHANGE_NOT_ALLOWED, _exchange_reason(state, seat))
     rules = state.rules

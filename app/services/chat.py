@@ -16,6 +16,7 @@ phrase, the sender's name and seat, and its time; no line is ever written by the
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 from collections import defaultdict
@@ -139,11 +140,17 @@ class ChatService:
         sessions: async_sessionmaker[AsyncSession],
         limit: Counter,
         *,
+        mutes: Counter | None = None,
+        reports: Counter | None = None,
         max_length: int = 300,
         history: int = 50,
     ) -> None:
+        """``limit`` counts each player's lines, ``mutes`` its mutes and unmutes, ``reports``
+        its reports (each its own count; none when not given)."""
         self.sessions = sessions
         self.limit = limit
+        self.mutes = mutes
+        self.reports = reports
         self.max_length = max_length
         self.history = history
         self.bus: RedisBus | None = None
@@ -186,6 +193,8 @@ class ChatService:
                 self._filtered[table.table_id] = await chat_store.word_filter(
                     session, table.table_id
                 )
+        if self._filtered[table.table_id]:
+            await self.load_word_filter()
         listener = Listener(connection, table, name, muted)
         await self.send_history(listener)
         self._listeners[table.table_id].add(listener)
@@ -258,21 +267,17 @@ class ChatService:
         if room not in ROOMS:
             raise Invalid("bad_room", "room must be 'players' or 'spectators'.")
         self._check_room(listener, room)
-        censor = self.word_filter if self._filtered.get(listener.table.table_id) else None
-        phrase, text = line_content(message, self.max_length, censor)
+        phrase, text = line_content(message, self.max_length)
+        await self._take(self.limit, player_id, "chat lines")  # before any database read
         async with self.sessions() as session:
             muted = await chat_store.is_muted(session, EVERYWHERE, EVERYWHERE, player_id)
         if muted:
             raise Forbidden("chat_muted", "An operator has muted you; your line was not sent.")
-        wait = await self.limit.take(player_id)
-        if wait:
-            seconds = max(1, math.ceil(wait))
-            raise ServiceError(
-                "chat_rate_limited",
-                f"Too many chat lines; the next one is taken in {seconds} s.",
-                retry_after=seconds,
-            )
         table_id = listener.table.table_id
+        # The word filter runs last, on a line within every limit (its cost is bounded per
+        # line: app/services/chat_text.py).
+        if text is not None and self._filtered.get(table_id):
+            text = self.word_filter(text)
         async with self.sessions.begin() as session:
             line = await chat_store.add_message(
                 session, table_id, room, player_id, listener.name, phrase=phrase, text=text
@@ -285,6 +290,18 @@ class ChatService:
             self.bus.publish(table_id, {"kind": "chat", "frame": frame})
         return line.id
 
+    @staticmethod
+    async def _take(counter: Counter | None, player_id: str, what: str) -> None:
+        """Count one more of ``what`` for this player; ``chat_rate_limited`` past its limit."""
+        wait = await counter.take(player_id) if counter is not None else 0.0
+        if wait:
+            seconds = max(1, math.ceil(wait))
+            raise ServiceError(
+                "chat_rate_limited",
+                f"Too many {what}; the next one is taken in {seconds} s.",
+                retry_after=seconds,
+            )
+
     def _check_room(self, listener: Listener, room: str) -> None:
         if room == PLAYERS and not listener.seated:
             raise Forbidden("chat_not_allowed", "Only the seated players write in this room.")
@@ -295,7 +312,7 @@ class ChatService:
 
     async def mute(self, listener: Listener, muted_id: Any, muted: Any) -> None:
         """Mute (or unmute) a sender for this player at this table: its lines stop reaching
-        the player's connections (kept across reconnects)."""
+        the player's connections (kept across reconnects). Counted by ``mutes``."""
         player_id = listener.connection.player_id
         if player_id is None:
             raise Forbidden("chat_needs_player", "Watch as a player to mute someone.")
@@ -305,6 +322,7 @@ class ChatService:
             raise Invalid("bad_chat", "muted must be true or false.")
         if muted_id == player_id:
             raise Invalid("bad_chat", "You cannot mute yourself.")
+        await self._take(self.mutes, player_id, "mutes")
         table_id = listener.table.table_id
         async with self.sessions.begin() as session:
             if await player_store.get_player(session, muted_id) is None:
@@ -315,12 +333,14 @@ class ChatService:
                 (other.muted.add if muted else other.muted.discard)(muted_id)
 
     async def report(self, listener: Listener, seq: Any) -> None:
-        """Keep a copy of line ``seq`` for an operator (a line this reader may read)."""
+        """Keep a copy of line ``seq`` for an operator (a line this reader may read). Counted
+        by ``reports``, reports of a line already reported too."""
         player_id = listener.connection.player_id
         if player_id is None:
             raise Forbidden("chat_needs_player", "Watch as a player to report a line.")
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise Invalid("bad_chat", "seq must be the number of a chat line.")
+        await self._take(self.reports, player_id, "reports")
         async with self.sessions.begin() as session:
             line = await chat_store.get_message(session, seq) if 0 < seq < 2**31 else None
             if (
@@ -363,4 +383,12 @@ class ChatService:
         """Turn a table's word filter on or off (a table option chosen when it is opened)."""
         async with self.sessions.begin() as session:
             await chat_store.set_word_filter(session, table_id, on)
+        if on:
+            await self.load_word_filter()
         self._filtered[table_id] = on
+
+    async def load_word_filter(self) -> None:
+        """Build the word filter (half a second, once) in a thread, before a table needs it:
+        built on a line, it would hold every table's messages meanwhile."""
+        if not self.word_filter.loaded:
+            await asyncio.to_thread(self.word_filter.load)

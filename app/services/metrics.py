@@ -51,7 +51,11 @@ LIVE_TABLES = Gauge(
     "Tables with a match under way, as this worker knows them.",
     registry=REGISTRY,
 )
-
+CHAT_FILTERED = Counter(
+    "talon_chat_filtered_lines_total",
+    "Chat lines passed through a table's word filter (only lines within every chat limit are).",
+    registry=REGISTRY,
+)
 
 # Every accepted action counts here: the labelled child is looked up once, not per action.
 ACCEPTED = ACTIONS.labels("accepted", "ok")

@@ -177,19 +177,32 @@ def _check_characters(name: str) -> None:
 
 
 def _check_marks(name: str) -> None:
-    name = unicodedata.normalize("NFD", name)  # a precomposed letter shows its marks too
+    problem = marks_problem(name)
+    if problem is not None:
+        raise Invalid("name_marks", problem)
+
+
+def marks_problem(text: str) -> str | None:
+    """Why ``text``'s combining marks cannot be shown honestly, as a sentence, or None: a mark
+    with no letter before it (at the start or after a space), or more than ``MAX_MARKS`` marks
+    stacked on one letter (a precomposed letter counts its own). Names and chat lines share
+    this rule.
+
+    >>> marks_problem("Vi\u1ec7t"), marks_problem("e" + "\u0301" * 3) is not None
+    (None, True)
+    """
+    text = unicodedata.normalize("NFD", text)
     stacked = 0
-    for index, char in enumerate(name):
+    for index, char in enumerate(text):
         if unicodedata.category(char) not in MARK_CATEGORIES:
             stacked = 0
             continue
-        if index == 0 or name[index - 1] == " ":
-            raise Invalid("name_marks", "A combining mark must follow a letter.")
+        if index == 0 or text[index - 1] == " ":
+            return "A combining mark must follow a letter."
         stacked += 1
         if stacked > MAX_MARKS:
-            raise Invalid(
-                "name_marks", f"At most {MAX_MARKS} combining marks may sit on one letter."
-            )
+            return f"At most {MAX_MARKS} combining marks may sit on one letter."
+    return None
 
 
 def _latin_letter(char: str) -> bool:

@@ -145,3 +145,16 @@ def test_marriages_as_in_the_two_player_game_credited_at_the_declarers_first_tri
     credited = [e.data for e in events if e.type == "marriage_credited"]
     assert credited == [{"seat": 0, "points": 20, "score": 33}]
     assert state.pending[0] == 0 and state.score(0) == 33
+
+
+def test_a_game_that_turns_no_trump_card_has_no_trump_exchange() -> None:
+    three = deal()
+    four = new_deal(preset("four-hand"), seed="exchange")
+    while four.bidding:
+        four, _ = apply(four, legal_actions(four)[0])
+    for state in (three, four):
+        assert "exchange" not in codes(legal_actions(state))
+        with pytest.raises(IllegalAction) as info:
+            apply(state, {"type": "exchange"})
+        assert info.value.code == Illegal.EXCHANGE_NOT_IN_GAME
+        assert "no longer there" not in info.value.message

@@ -149,12 +149,16 @@ async def test_a_message_flood_is_answered_rate_limited_and_the_socket_lives_on(
     client, _ = await Client.open(base, table["id"])
     for n in range(12):
         await client.send({"type": "ping", "id": n})
-    answers = [await client.recv() for _ in range(12)]
+    await asyncio.sleep(1.2)  # past the notices' second: the marker is dropped or answered
+    await client.send({"type": "ping", "id": "end"})
+    answers = []
+    while (answer := await client.recv()).get("id") != "end":
+        answers.append(answer)
     pongs = [a for a in answers if a["type"] == "pong"]
     refused = [a for a in answers if a.get("code") == "rate_limited"]
     # A burst of two seconds' worth at 2/s is answered (more if the bucket refilled meanwhile);
-    # the rest of the flood is refused, and every message gets one answer or the other.
-    assert len(pongs) >= 4 and len(refused) >= 1 and len(pongs) + len(refused) == 12
+    # the rest of the flood is dropped with one notice (one a second at most).
+    assert len(pongs) >= 4 and len(refused) >= 1 and len(pongs) + len(refused) < 12
     assert all(a["retry_after"] > 0 for a in refused)
     await asyncio.sleep(refused[-1]["retry_after"] + 0.05)
     await client.send({"type": "ping", "id": "later"})
