@@ -109,7 +109,7 @@ class Services:
             )
             tables.relay = relay
         metrics.watch(hub.total, tables.live_count)
-        history = HistoryService(sessions, settings.history_page_max)
+        history = HistoryService(sessions, settings.history_page_max, settings.replay_cache_bytes)
         analysis = AnalysisService(
             sessions,
             history,

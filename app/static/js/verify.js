@@ -112,6 +112,17 @@ function record(replay) {
   return deals;
 }
 
+/** A finished match's replay with every step: its pages, fetched one after the other. */
+async function wholeReplay(matchId) {
+  const replay = await call("GET", `/api/matches/${matchId}/replay`);
+  while (replay.next !== null && replay.next !== undefined) {
+    const page = await call("GET", `/api/matches/${matchId}/replay?from=${replay.next}`);
+    replay.steps.push(...page.steps);
+    replay.next = page.next;
+  }
+  return replay;
+}
+
 /** Every check of every deal: [{deal_no, order, checks: {name: true/false/null}}]. */
 export function verifyMatch(replay) {
   const rules = replay.steps[0].view.rules;
@@ -153,7 +164,7 @@ export function verifyPage(root, matchId) {
 
   async function load() {
     try {
-      const replay = await call("GET", `/api/matches/${matchId}/replay`);
+      const replay = await wholeReplay(matchId);
       rows = verifyMatch(replay);
       seedChecks = verifySeed(replay);
     } catch (error) {
