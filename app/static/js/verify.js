@@ -123,6 +123,14 @@ async function wholeReplay(matchId) {
   return replay;
 }
 
+/** The turned trump card as published against the re-dealt cards (and the card an exchange
+ *  took); null without a turned card (three-hand names trump by the dealer's last card, which
+ *  the hands check covers; four-hand by the first card led). */
+function trumpCheck(rules, table, p) {
+  if (rules.trump_from !== "turned") return null;
+  return table.turned === p.trump && (!p.exchanges.length || p.exchanges[0].took === table.turned);
+}
+
 /** Every check of every deal: [{deal_no, order, checks: {name: true/false/null}}]. */
 export function verifyMatch(replay) {
   const rules = replay.steps[0].view.rules;
@@ -145,7 +153,7 @@ export function verifyMatch(replay) {
       seen: seen[k] ? seen[k] === result.commitment : null,
       dealer: dealer === result.dealer && dealer === p.dealer,
       hands: table.hands.every((hand, seat) => sorted(hand) === sorted(p.hands[seat] || [])),
-      trump: table.turned === p.trump && (!p.exchanges.length || p.exchanges[0].took === table.turned),
+      trump: trumpCheck(rules, table, p),
       draws: p.draws.every((card, i) => card === stock[i]),
       plays: p.plays.every((play) => play.held),
     };
