@@ -78,7 +78,9 @@ export function historyPage(root) {
   };
 }
 
-/** How many frames before the end of those loaded the next page of steps is asked for. */
+/** Steps asked for at a time, and how many frames before the end of those loaded the next
+ * page is asked for. */
+const PAGE = 200;
 const AHEAD = 40;
 
 /** The frames of a replay: each step, plus a frame that shows how each deal ended. `frames`:
@@ -151,7 +153,7 @@ export function replayPage(root, matchId) {
 
   async function load() {
     try {
-      replay = await call("GET", `/api/matches/${matchId}/replay`);
+      replay = await call("GET", `/api/matches/${matchId}/replay?limit=${PAGE}`);
       frames = replayFrames(replay.steps);
       more = replay.next;
     } catch (error) {
@@ -165,7 +167,7 @@ export function replayPage(root, matchId) {
   function fetchMore() {
     if (more === null) return Promise.resolve();
     if (!fetching) {
-      fetching = call("GET", `/api/matches/${matchId}/replay?from=${more}`)
+      fetching = call("GET", `/api/matches/${matchId}/replay?from=${more}&limit=${PAGE}`)
         .then((page) => {
           replayFrames(page.steps, frames);
           more = page.next;
