@@ -12,7 +12,8 @@ that file and, while a spectator at another table pings every 20 ms:
 2. fetches it ``--concurrent`` times at once, and prints the RSS after and the worst ping
    during these fetches.
 
-Never asserts anything.
+Never asserts anything. ``--cache-bytes 0`` keeps no replay in memory (every fetch builds its
+pages again), for trees that have the setting.
 
     git worktree add /tmp/old-tree <commit>
     .venv/bin/python benchmarks/replay_memory.py --roots /tmp/old-tree . --rounds 2
@@ -206,7 +207,9 @@ async def measure(port: int, pid: int, match_id: int, concurrent: int) -> dict[s
     }
 
 
-def serve_once(root: Path, template: Path, match_id: int, concurrent: int) -> dict[str, float]:
+def serve_once(
+    root: Path, template: Path, match_id: int, concurrent: int, cache_bytes: int | None
+) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as scratch:
         database = Path(scratch) / "replay.db"
         shutil.copy(template, database)
@@ -216,6 +219,8 @@ def serve_once(root: Path, template: Path, match_id: int, concurrent: int) -> di
             "LOG_LEVEL": "warning",
             "WS_MESSAGES_PER_SECOND": "1000000",
         }
+        if cache_bytes is not None:
+            env["REPLAY_CACHE_BYTES"] = str(cache_bytes)
         port = free_port()
         server = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
@@ -252,7 +257,7 @@ def main(args: argparse.Namespace) -> None:
         )
         for _ in range(args.rounds):
             for root in roots:
-                r = serve_once(root, template, match_id, args.concurrent)
+                r = serve_once(root, template, match_id, args.concurrent, args.cache_bytes)
                 print(
                     f"{str(root)[-28:]:<28} {r['bytes'] / 2**20:>10.1f} {r['rss_start']:>9.0f}"
                     f" {r['rss_one']:>8.0f} {r['rss_many']:>8.0f} {r['first_s']:>9.1f}"
@@ -268,6 +273,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--roots", nargs="+", default=[str(HERE)], help="source trees to serve")
     parser.add_argument("--rounds", type=int, default=1, help="times to serve each tree")
     parser.add_argument("--concurrent", type=int, default=3, help="replays fetched at once")
+    parser.add_argument(
+        "--cache-bytes", type=int, default=None, help="REPLAY_CACHE_BYTES (0: nothing kept)"
+    )
     return parser.parse_args(argv)
 
 
