@@ -127,6 +127,8 @@ class Settings(BaseSettings):
 
     # How many matches the history endpoint returns at most per page.
     history_page_max: int = Field(default=100, ge=1)
+    # Bytes of finished matches' replays (logs and encoded steps) kept in memory per worker.
+    replay_cache_bytes: int = Field(default=48 * 2**20, ge=0)
 
     # Rated matches a player needs before the leaderboard lists it (docs/ratings.md).
     leaderboard_min_matches: int = Field(default=20, ge=0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query
+from fastapi import APIRouter, Path, Query, Response
 
 from app.api.deps import OPTIONAL_TOKEN, AnalysisDep, HistoryDep, PlayerDep, ViewerIdDep
 from app.api.schemas import (
@@ -17,6 +17,8 @@ from app.api.schemas import (
     MatchPage,
     MatchReplay,
 )
+from app.services.analysis import ANALYSIS_PAGE
+from app.services.history import LOG_PAGE, REPLAY_PAGE
 from app.store.matches import MatchFilter
 
 # Match ids are 32-bit integers in the store: a larger number is no match, not a database error.
@@ -86,24 +88,60 @@ async def get_match(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep)
     return await history.get_match(match_id, viewer)
 
 
+def start_at(what: str) -> Any:
+    """The ``from`` query parameter of a paged record: the index of its first item."""
+    return Query(
+        alias="from", ge=0, le=2**31 - 1, description=f"the index of the first {what} to send"
+    )
+
+
 @router.get("/{match_id}/log", response_model=MatchLog, **FINISHED_ONLY)
-async def match_log(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
-    """The seed and every action; 409 ``match_live`` while the match runs."""
-    return await history.match_log(match_id, viewer)
+async def match_log(
+    match_id: MatchId,
+    history: HistoryDep,
+    viewer: ViewerIdDep,
+    start: Annotated[int, start_at("action")] = 0,
+    limit: Annotated[int, Query(ge=1, le=LOG_PAGE, description="at most this many")] = LOG_PAGE,
+) -> Any:
+    """The seed and the actions from ``from`` on (at most ``limit``; ``next``: where the next
+    page starts, null on the last); 409 ``match_live`` while the match runs."""
+    return await history.match_log(match_id, viewer, start=start, limit=limit)
 
 
 @router.get("/{match_id}/replay", response_model=MatchReplay, **FINISHED_ONLY)
-async def match_replay(match_id: MatchId, history: HistoryDep, viewer: ViewerIdDep) -> Any:
-    """Every step of a finished match with all hands open; 409 ``match_live`` while it runs."""
-    return await history.replay(match_id, viewer)
+async def match_replay(
+    match_id: MatchId,
+    history: HistoryDep,
+    viewer: ViewerIdDep,
+    start: Annotated[int, start_at("step")] = 0,
+    limit: Annotated[
+        int, Query(ge=1, le=REPLAY_PAGE, description="at most this many")
+    ] = REPLAY_PAGE,
+) -> Any:
+    """The steps of a finished match from ``from`` on, with all hands open (at most
+    ``limit``; ``next``: where the next page starts, null on the last; each step's
+    ``deals_done`` counts the record's ``deals`` over by then); 409 ``match_live`` while
+    it runs."""
+    body = await history.replay(match_id, viewer, start=start, limit=limit)
+    return Response(body, media_type="application/json")
 
 
 @router.get("/{match_id}/analysis", response_model=MatchAnalysis, **FINISHED_ONLY)
-async def match_analysis(match_id: MatchId, analysis: AnalysisDep, viewer: ViewerIdDep) -> Any:
-    """The advice on every decision of a finished match, once computed: what the hard bot's
-    search would have played from that seat's view and what the move played cost in expected
-    game points. 404 ``analysis_not_found`` until computed, 409 ``match_live`` while it runs."""
-    return await analysis.get(match_id, viewer)
+async def match_analysis(
+    match_id: MatchId,
+    analysis: AnalysisDep,
+    viewer: ViewerIdDep,
+    start: Annotated[int, start_at("move")] = 0,
+    limit: Annotated[
+        int, Query(ge=1, le=ANALYSIS_PAGE, description="at most this many")
+    ] = ANALYSIS_PAGE,
+) -> Any:
+    """The advice on the decisions of a finished match from ``from`` on (at most ``limit``;
+    ``next``: where the next page starts, null on the last), once computed: what the hard
+    bot's search would have played from that seat's view and what the move played cost in
+    expected game points. 404 ``analysis_not_found`` until computed, 409 ``match_live`` while
+    it runs."""
+    return await analysis.get(match_id, viewer, start=start, limit=limit)
 
 
 @router.post(

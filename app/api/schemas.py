@@ -300,6 +300,8 @@ class MatchAnalysis(BaseModel):
 
     match_id: int
     moves: list[AnalysedMove]
+    total_moves: int
+    next: int | None = Field(description="the next page's 'from' (null: this is the last)")
 
 
 class AnalysisAsked(BaseModel):
@@ -406,6 +408,8 @@ class MatchLog(MatchOut):
     dealer: int | None
     base_version: int
     actions: list[LoggedAction]
+    total_actions: int
+    next: int | None = Field(description="the next page's 'from' (null: this is the last)")
 
 
 class ReplayStep(BaseModel):
@@ -415,7 +419,10 @@ class ReplayStep(BaseModel):
     seat: int | None
     action: dict[str, Any] | None
     events: list[dict[str, Any]]
-    view: dict[str, Any]
+    deals_done: int = Field(description="how many of the record's 'deals' are over by now")
+    view: dict[str, Any] = Field(
+        description="the spectator's view; its 'deal_results' is empty (see 'deals_done')"
+    )
     hands: list[list[str]]
 
 
@@ -428,6 +435,8 @@ class MatchReplay(MatchOut):
     dealer: int | None
     base_version: int
     steps: list[ReplayStep]
+    total_steps: int
+    next: int | None = Field(description="the next page's 'from' (null: this is the last)")
 
 
 class RatingPoint(BaseModel):

@@ -74,7 +74,9 @@ def decisions(
     state = new_match(rules, seed, dealer)
     for entry in actions:
         seat, played = entry["seat"], entry["action"]
-        seen: dict[str, Any] = dict(view(state, seat))
+        # Without the finished deals' results: no bot reads them, and they would make a long
+        # match's decisions grow with its length times its deals.
+        seen: dict[str, Any] = dict(view(state, seat, results=False))
         if is_choice(seen) and played in seen["legal"]:
             yield entry["version"], seat, seen, played
         state, _ = apply(state, Action.from_json(played), seat)

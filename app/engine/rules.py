@@ -31,6 +31,7 @@ PLAYED_OUT_MODES: Final = ("last_trick", "redeal")
 GAME_POINTS_FROM: Final = ("best_opponent", "lowest_opponent")
 ALL_PASS_MODES: Final = ("next_dealer", "same_dealer")
 LUNA_MODES: Final = ("every_trick", "sixty_six")
+FAILED_BID_MODES: Final = ("defenders_gain", "bidders_lose")
 
 
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
@@ -45,6 +46,7 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "game_points_from": GAME_POINTS_FROM,
     "all_pass": ALL_PASS_MODES,
     "luna": LUNA_MODES,
+    "failed_bid": FAILED_BID_MODES,
 }
 """The options that take one of a few named values, with those values."""
 
@@ -102,7 +104,9 @@ class Rules:
     * ``marriage_needs_trick``: a marriage counts only once its side has won a trick.
     * ``bidding``: four-hand bidding before play; then ``all_pass`` (who redeals when everyone
       passes), ``defenders_score`` (the defenders score the levels their points reach) and
-      ``luna`` (the lone bidder of level 5 must take ``every_trick`` or reach ``sixty_six``).
+      ``luna`` (the lone bidder of level 5 must take ``every_trick`` or reach ``sixty_six``)
+      and ``failed_bid`` (a failed bid's level goes to the defenders, ``defenders_gain``, or is
+      taken off the bidders, ``bidders_lose``; see :data:`LEGACY_OPTIONS`).
     """
 
     variant: str = "sixty-six"
@@ -132,6 +136,7 @@ class Rules:
     all_pass: str = "next_dealer"
     defenders_score: bool = False
     luna: str = "every_trick"
+    failed_bid: str = "defenders_gain"
 
     def __post_init__(self) -> None:
         for name, allowed in CHOICES.items():
@@ -214,6 +219,26 @@ class Rules:
         """The preset ``variant`` with ``options`` applied; ValueError names any bad field."""
         return preset(variant, **(options or {}))
 
+    @classmethod
+    def from_stored(cls, variant: str, options: dict[str, Any]) -> Rules:
+        """The rules a stored table or match was played under: like :meth:`from_options`, but
+        an option missing from a full stored set of options takes the value it had before it
+        existed (:data:`LEGACY_OPTIONS`), so an old record replays exactly as it was played.
+
+        >>> Rules.from_stored("four-hand", preset("four-hand").options()).failed_bid
+        'defenders_gain'
+        >>> old = preset("four-hand").options()
+        >>> del old["failed_bid"]
+        >>> Rules.from_stored("four-hand", old).failed_bid
+        'bidders_lose'
+        """
+        legacy = {
+            name: value
+            for name, value in LEGACY_OPTIONS.items()
+            if name not in options and name not in fixed_options(variant)
+        }
+        return preset(variant, **{**legacy, **options})
+
 
 def _check_choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
@@ -286,7 +311,12 @@ _STOCK_OPTIONS: Final = (
     "close_fail",
     "deal_order",
 )
-_BIDDING_OPTIONS: Final = ("all_pass", "defenders_score", "luna")
+_BIDDING_OPTIONS: Final = ("all_pass", "defenders_score", "luna", "failed_bid")
+
+LEGACY_OPTIONS: Final[dict[str, Any]] = {"failed_bid": "bidders_lose"}
+"""Options added after records were stored, each with the value that a stored record without
+it meant: a table or match stored before ``failed_bid`` existed took a failed bid off the
+bidders (:meth:`Rules.from_stored`)."""
 
 
 def seats_for(name: str) -> tuple[int, ...]:

@@ -107,8 +107,10 @@ def judge(
 def judge_bid(state: State, termination: Termination) -> DealResult:
     """The result of a four-hand deal (RULES.md section 3, four-hand bidding).
 
-    The bidding side scores its level if made, loses it if not; the defenders score nothing, or
-    with ``defenders_score`` one point per 33 they reached (at most 4).
+    The bidding side scores its level if made. A failed bid's level goes to the defenders
+    (``failed_bid=defenders_gain``: no side ever loses game points, so every match ends) or is
+    taken off the bidders (``bidders_lose``, seed 001's reading). With ``defenders_score`` the
+    defenders also score one point per 33 they reached (at most 4).
     """
     awarded = [0, 0]
     winner: int | None = None
@@ -119,10 +121,15 @@ def judge_bid(state: State, termination: Termination) -> DealResult:
         bidder, level = state.high_bid
         side = bidder % 2
         made = termination is Termination.BID_MADE
-        awarded[side] = level if made else -level
         winner = side if made else 1 - side
+        if made:
+            awarded[side] = level
+        elif state.rules.failed_bid == "bidders_lose":
+            awarded[side] = -level
+        else:
+            awarded[1 - side] = level
         if state.rules.defenders_score:
-            awarded[1 - side] = min(4, state.side_score(1 - side) // HALF)
+            awarded[1 - side] += min(4, state.side_score(1 - side) // HALF)
     return _result(state, winner, termination, awarded, state.high_bid)
 
 

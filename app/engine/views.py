@@ -153,14 +153,16 @@ def seat_options(state: State, seat: int | None) -> SeatOptions:
     }
 
 
-def view(state: State, seat: int | None) -> View:
+def view(state: State, seat: int | None, *, results: bool = True) -> View:
     """The picture of ``state`` for ``seat`` (``None``: a spectator).
 
     Holds the viewer's own hand, counts of the others', every public fact, and what the viewer
     may do (:func:`seat_options`): ``legal``, its legal actions (empty when it is not the
     viewer's move), ``unplayable``, why each other card of its hand may not be played, and
     ``declarable``, the marriages it may declare with their points. In manual claim mode
-    ``scores`` is null for everyone: players count in their heads.
+    ``scores`` is null for everyone: players count in their heads. ``results=False`` leaves
+    ``deal_results`` empty, for a caller that sends the match's results once beside many views
+    (a replay): the list grows with the match, and the rest of a view does not.
     """
     n = state.seats
     if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
@@ -211,7 +213,9 @@ def view(state: State, seat: int | None) -> View:
         "deal_over": state.deal_over,
         "match_over": over,
         "match_winner": state.match_winner,
-        "deal_results": [r.to_json(reveal_seed=over) for r in state.deal_results],
+        "deal_results": [r.to_json(reveal_seed=over) for r in state.deal_results]
+        if results
+        else [],
         "commitment": state.commitment,
         **seat_options(state, seat),
     }

@@ -111,7 +111,7 @@ class Services:
             )
             tables.relay = relay
         metrics.watch(hub.total, tables.live_count)
-        history = HistoryService(sessions, settings.history_page_max)
+        history = HistoryService(sessions, settings.history_page_max, settings.replay_cache_bytes)
         revocations = Revocations(sessions)
         if settings.redis_url is not None:
             revocations.connect_bus(settings.redis_url)

@@ -42,6 +42,10 @@ NICE = 10
 live tables, which have a clock, get the processor first."""
 
 
+ANALYSIS_PAGE = 2000
+"""The most analysed moves a page holds (and its default)."""
+
+
 class TooManyAnalyses(ServiceError):
     """A player asked for more analyses than an hour allows."""
 
@@ -108,10 +112,19 @@ class AnalysisService:
         self._queue.put_nowait((match_id, player.id))
         return {"match_id": match_id, "status": "queued"}
 
-    async def get(self, match_id: int, viewer_id: str | None) -> dict[str, Any]:
-        """The stored analysis of a match ``viewer_id`` may see: ``{match_id, moves}``, each
-        move ``{version, seat, played, best, lost, mark}``. ``Conflict`` ``match_live`` while
-        it runs, ``NotFound`` ``analysis_not_found`` until it is computed."""
+    async def get(
+        self,
+        match_id: int,
+        viewer_id: str | None,
+        *,
+        start: int = 0,
+        limit: int = ANALYSIS_PAGE,
+    ) -> dict[str, Any]:
+        """The stored analysis of a match ``viewer_id`` may see: ``{match_id, moves,
+        total_moves, next}``, the moves from index ``start`` (at most ``limit``), each
+        ``{version, seat, played, best, lost, mark}``, and where the next page starts (None
+        on the last). ``Conflict`` ``match_live`` while it runs, ``NotFound``
+        ``analysis_not_found`` until it is computed."""
         record = await self._finished(match_id, viewer_id)
         row = None
         if record["analysis"] == "done":
@@ -123,7 +136,14 @@ class AnalysisService:
                 "analysis_not_found",
                 f"This match has no analysis yet ({status}); ask for one and come back later.",
             )
-        return {"match_id": match_id, "moves": row.moves}
+        moves = row.moves
+        end = min(len(moves), start + limit)
+        return {
+            "match_id": match_id,
+            "moves": moves[start:end],
+            "total_moves": len(moves),
+            "next": end if end < len(moves) else None,
+        }
 
     async def _finished(self, match_id: int, viewer_id: str | None) -> dict[str, Any]:
         """The record of a finished match ``viewer_id`` may see (its ``analysis`` status
@@ -163,7 +183,7 @@ class AnalysisService:
                 self._queue.task_done()
 
     async def _analyse(self, match_id: int, player_id: str) -> None:
-        record = await self.history.match_log(match_id, player_id)
+        record = await self.history.match_log(match_id, player_id)  # every action
         async with self.sessions.begin() as session:
             await analysis_store.set_analysis(session, match_id, "running")
         rules = stored_rules(record["variant"], record["rules"])

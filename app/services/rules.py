@@ -22,8 +22,9 @@ def rules_for_table(variant: str, options: dict[str, Any]) -> Rules:
 
 
 def stored_rules(variant: str, options: dict[str, Any]) -> Rules:
-    """Rules rebuilt from what a table or match stored."""
-    return Rules.from_options(variant, options)
+    """Rules rebuilt from what a table or match stored (an option added since takes the value
+    the record meant, ``Rules.from_stored``)."""
+    return Rules.from_stored(variant, options)
 
 
 def seat_count(rules: Rules) -> int:

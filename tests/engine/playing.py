@@ -13,8 +13,8 @@ PASS = Action.simple("pass")
 
 def random_action(state: State, rng: random.Random) -> Action:
     """A random legal action. In a four-hand auction: the first caller mostly bids 1 and the
-    others mostly pass, with any legal call now and then, so that random matches end (random
-    bids climb to levels that fail, and a side's failed bids are taken off its game points)."""
+    others mostly pass, with any legal call now and then, so that random matches stay short and
+    varied (random bids climb to Luna, which mostly fails at once)."""
     actions = legal_actions(state)
     if state.bidding and rng.random() > 0.05:
         return actions[0] if state.high_bid is None and rng.random() < 0.7 else PASS

@@ -106,23 +106,45 @@ def test_a_marriage_not_shown_does_not_count():
     assert not state.deal_over and state.side_score(0) == 7  # the queen of spades counts nothing
 
 
-def test_a_failed_bid_loses_its_level_and_the_defenders_score_nothing():
-    state, _ = run(deal(), "pass bid4 pass pass")
+def failed_bid4(**options: object):
+    """Seat 1 bids 4 and fails (seats 0 and 2 defend); the deal's result."""
+    state, _ = run(deal(**options), "pass bid4 pass pass")
     assert state.to_move == 1
     while not state.deal_over:
         state, _ = apply(state, legal_actions(state)[0])  # plays first: never a marriage
     result = state.deal_results[-1]
     assert result.termination is Termination.BID_FAILED and result.winner == 0
-    assert result.game_points == (0, -4)
+    return result
+
+
+def test_a_failed_bid_gives_its_level_to_the_defenders():
+    assert failed_bid4().game_points == (4, 0)
+
+
+def test_option_a_failed_bid_is_taken_off_the_bidders_and_the_defenders_score_nothing():
+    assert failed_bid4(failed_bid="bidders_lose").game_points == (0, -4)
 
 
 def test_option_the_defenders_score_their_own_made_levels():
-    state, _ = run(deal(defenders_score=True), "pass bid4 pass pass")
-    while not state.deal_over:
-        state, _ = apply(state, legal_actions(state)[0])
-    result = state.deal_results[-1]
+    result = failed_bid4(defenders_score=True, failed_bid="bidders_lose")
     defenders = result.scores[0] + result.scores[2]
     assert defenders >= 33 and result.game_points == (min(4, defenders // 33), -4)
+    both = failed_bid4(defenders_score=True)
+    assert both.game_points == (4 + min(4, defenders // 33), 0)
+
+
+def test_a_stored_record_without_failed_bid_keeps_the_bidders_losing():
+    from app.engine import Rules
+
+    old = preset("four-hand").options()
+    del old["failed_bid"]
+    assert Rules.from_stored("four-hand", old).failed_bid == "bidders_lose"
+    assert Rules.from_stored("four-hand", {**old, "failed_bid": "defenders_gain"}).failed_bid == (
+        "defenders_gain"
+    )
+    two = preset("sixty-six").options()
+    del two["failed_bid"]
+    assert Rules.from_stored("sixty-six", two) == preset("sixty-six")
 
 
 def test_luna_the_partner_sits_out_and_the_bidder_takes_every_trick():
@@ -143,12 +165,13 @@ def test_luna_the_partner_sits_out_and_the_bidder_takes_every_trick():
     assert len(state.hands[2]) == 6 and state.tricks_won[0] == 6
 
 
-def test_luna_fails_at_the_first_trick_the_bidder_loses():
-    state, _ = run(deal(), "pass bid5")
-    assert state.sitting_out == 3 and state.to_move == 1
-    state, _ = run(state, "9S QC AS")
-    result = state.deal_results[-1]
-    assert result.termination is Termination.BID_FAILED and result.game_points == (0, -5)
+def test_luna_fails_at_the_first_trick_the_defenders_score_it():
+    for options, points in (({}, (5, 0)), ({"failed_bid": "bidders_lose"}, (0, -5))):
+        state, _ = run(deal(**options), "pass bid5")
+        assert state.sitting_out == 3 and state.to_move == 1
+        state, _ = run(state, "9S QC AS")
+        result = state.deal_results[-1]
+        assert result.termination is Termination.BID_FAILED and result.game_points == points
 
 
 def test_option_luna_needs_only_66():

@@ -7,8 +7,12 @@ import asyncio
 import random
 from typing import Any
 
+import orjson
+
 from app.services import Services, presenter
 from app.services import history as history_module
+from app.services.byte_cache import ByteCache
+from app.services.replay import PIECE
 from app.store.models import Table, TableSeat
 from tests.services.helpers import Recorder, play_random, started_table
 
@@ -129,18 +133,49 @@ async def test_a_replay_is_computed_once(services: Services, monkeypatch: Any) -
     authority, players = await started_table(services, {"target": 1})
     await play_random(authority, players, random.Random(4), 400)
     assert authority.match_id is not None
-    calls = []
-    real = history_module.replay_steps
+    calls: list[tuple[str, int]] = []
+    real_starts, real_steps = history_module.piece_starts, history_module.piece_steps
 
-    def counted(log: dict[str, Any]) -> list[dict[str, Any]]:
-        calls.append(log["id"])
-        return real(log)
+    def starts(log: dict[str, Any]) -> Any:
+        calls.append(("starts", log["id"]))
+        return real_starts(log)
 
-    monkeypatch.setattr(history_module, "replay_steps", counted)
-    first = await services.history.replay(authority.match_id)
-    second = await services.history.replay(authority.match_id)
+    def steps(log: dict[str, Any], k: int, start: Any) -> Any:
+        calls.append(("steps", k))
+        return real_steps(log, k, start)
+
+    monkeypatch.setattr(history_module, "piece_starts", starts)
+    monkeypatch.setattr(history_module, "piece_steps", steps)
+    first = orjson.loads(await services.history.replay(authority.match_id))
+    second = orjson.loads(await services.history.replay(authority.match_id))
     assert first == second and len(first["steps"]) == authority.version + 1
-    assert calls == [authority.match_id] and services.history.replays_cached() == 1
+    pieces = authority.version // PIECE + 1
+    assert calls == [("starts", authority.match_id)] + [("steps", k) for k in range(pieces)]
+    # The log, the pieces' starts and every piece are kept.
+    assert services.history.replays_cached() == 2 + pieces
+
+
+async def test_replay_pages_agree_with_the_whole_and_the_cache_keeps_to_its_bytes(
+    services: Services,
+) -> None:
+    authority, players = await started_table(services, {"target": 10})
+    await play_random(authority, players, random.Random(6), 2000)
+    assert authority.match_id is not None and authority.version > PIECE
+    history = services.history
+    history.replay_cache = ByteCache(30_000)  # a few pieces at most
+    whole = orjson.loads(await history.replay(authority.match_id))
+    assert whole["next"] is None and len(whole["steps"]) == whole["total_steps"]
+    paged: list[dict[str, Any]] = []
+    start: int | None = 0
+    while start is not None:
+        page = orjson.loads(await history.replay(authority.match_id, start=start, limit=37))
+        assert history.replay_cache.used <= 30_000
+        assert len(page["steps"]) <= 37 and page["total_steps"] == whole["total_steps"]
+        paged += page["steps"]
+        start = page["next"]
+    assert paged == whole["steps"]
+    steps = [s["deals_done"] for s in paged]
+    assert steps == sorted(steps) and steps[-1] == len(whole["deals"])
 
 
 async def test_a_slow_load_holds_up_only_its_own_table(services: Services) -> None:

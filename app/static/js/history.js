@@ -1,5 +1,6 @@
 // History: your finished matches, and a replay viewer stepping through one with all hands open.
-// The replay's pictures come from the server (GET /api/matches/{id}/replay), step by step.
+// The replay's pictures come from the server (GET /api/matches/{id}/replay), step by step, a
+// page at a time: the next page is asked for as the viewer nears the end of what it has.
 
 import { call, me } from "./api.js";
 import { board, scoreboard } from "./board.js";
@@ -77,10 +78,15 @@ export function historyPage(root) {
   };
 }
 
-/** The frames of a replay: each step, plus a frame that shows how each deal ended. */
-export function replayFrames(steps) {
-  const frames = [];
-  let previous = null;
+/** Steps asked for at a time, and how many frames before the end of those loaded the next
+ * page is asked for. */
+const PAGE = 200;
+const AHEAD = 40;
+
+/** The frames of a replay: each step, plus a frame that shows how each deal ended. `frames`:
+ * the frames of the pages before (the new ones are appended to it). */
+export function replayFrames(steps, frames = []) {
+  let previous = frames.length ? frames[frames.length - 1] : null;
   for (const step of steps) {
     const over = step.events.find((e) => e.type === "deal_over");
     if (over && previous) {
@@ -94,6 +100,12 @@ export function replayFrames(steps) {
     previous = frames[frames.length - 1];
   }
   return frames;
+}
+
+/** A step's view with the results of the deals over by then (a replay sends them once, in
+ * the match record's `deals`, and each step says how many are over). */
+export function withResults(view, step, deals) {
+  return { ...view, deal_results: deals.slice(0, step.deals_done ?? 0) };
 }
 
 function dealEndFrame(previous, step, over) {
@@ -136,15 +148,37 @@ export function replayPage(root, matchId) {
   let analysis = "none"; // "none", "queued" (computed in the background), "ready" or "failed"
   let analysisTimer = null;
 
+  let more = null; // where the next page of steps starts (null: every step is here)
+  let fetching = null; // the page being fetched
+
   async function load() {
     try {
-      replay = await call("GET", `/api/matches/${matchId}/replay`);
+      replay = await call("GET", `/api/matches/${matchId}/replay?limit=${PAGE}`);
       frames = replayFrames(replay.steps);
+      more = replay.next;
     } catch (error) {
       problem = failure(error);
     }
     if (alive) render();
     if (replay) follow(replay.analysis);
+  }
+
+  /** The next page of steps, appended to the frames (once at a time). */
+  function fetchMore() {
+    if (more === null) return Promise.resolve();
+    if (!fetching) {
+      fetching = call("GET", `/api/matches/${matchId}/replay?from=${more}&limit=${PAGE}`)
+        .then((page) => {
+          replayFrames(page.steps, frames);
+          more = page.next;
+          if (alive) render();
+        })
+        .catch((error) => toast(failure(error)))
+        .finally(() => {
+          fetching = null;
+        });
+    }
+    return fetching;
   }
 
   function names() {
@@ -160,8 +194,14 @@ export function replayPage(root, matchId) {
     if (!alive) return;
     try {
       if (status === "done") {
-        const found = await call("GET", `/api/matches/${matchId}/analysis`);
-        advice = new Map(found.moves.map((move) => [move.version, move]));
+        const found = new Map();
+        let next = 0;
+        while (next !== null) {
+          const page = await call("GET", `/api/matches/${matchId}/analysis?from=${next}`);
+          for (const move of page.moves) found.set(move.version, move);
+          next = page.next ?? null;
+        }
+        advice = found;
         analysis = "ready";
       } else {
         analysis = status === "queued" || status === "running" ? "queued" : status === "failed" ? "failed" : "none";
@@ -226,7 +266,13 @@ export function replayPage(root, matchId) {
   }
 
   function go(index) {
+    if (index > frames.length - 1 && more !== null) {
+      const had = frames.length;
+      fetchMore().then(() => go(frames.length > had ? index : frames.length - 1));
+      return;
+    }
     at = Math.max(0, Math.min(frames.length - 1, index));
+    if (at >= frames.length - AHEAD) fetchMore();
     render();
     root.querySelector(".replay-controls [data-keep-focus]")?.focus();
   }
@@ -239,6 +285,11 @@ export function replayPage(root, matchId) {
     const current = dealOf(frames[at]);
     if (direction > 0) {
       const next = frames.findIndex((f, i) => i > at && dealOf(f) > current);
+      if (next < 0 && more !== null) {
+        const had = frames.length;
+        fetchMore().then(() => (frames.length > had ? jumpDeal(direction) : go(frames.length - 1)));
+        return;
+      }
       go(next < 0 ? frames.length - 1 : next);
     } else {
       const start = frames.findIndex((f) => dealOf(f) === current);
@@ -289,8 +340,9 @@ export function replayPage(root, matchId) {
     const n = names();
     const mine = me();
     const bottom = mine ? (replay.players.find((p) => p.player_id === mine.id)?.seat ?? 0) : 0;
+    const view = withResults(frame.view, frame.step, replay.deals);
     const felt = board({
-      view: frame.view,
+      view,
       names: n,
       bottom,
       me: null,
@@ -307,7 +359,7 @@ export function replayPage(root, matchId) {
           { class: "table-head" },
           h("h1", { class: "replay-title" }, t("replay_title", { a: n[0], b: n[1] })),
           h("a", { class: "button small ghost", href: `/history/${matchId}/verify`, "data-link": true, "data-action": "verify" }, t("verify_link")),
-          scoreboard(frame.view, n),
+          scoreboard(view, n),
         ),
         h(
           "div",
@@ -324,7 +376,7 @@ export function replayPage(root, matchId) {
               control(t("next_step"), () => go(at + 1), "▶", true),
               control(t("next_deal"), () => jumpDeal(1), "▶▶"),
             ),
-            h("p", { class: "step-of" }, t("step_of", { i: at + 1, n: frames.length })),
+            h("p", { class: "step-of" }, t("step_of", { i: at + 1, n: more === null ? frames.length : `${frames.length}+` })),
             h("p", { class: "step-caption", "aria-live": "polite" }, describe(frame)),
             analysisPanel(frame),
             frame.result ? h("div", { class: "replay-summary" }, dealSummary(frame.result, n, replay.rules, frame.tricks, "replay-deal", frame.view.sides)) : null,

@@ -112,6 +112,25 @@ function record(replay) {
   return deals;
 }
 
+/** A finished match's replay with every step: its pages, fetched one after the other. */
+async function wholeReplay(matchId) {
+  const replay = await call("GET", `/api/matches/${matchId}/replay`);
+  while (replay.next !== null && replay.next !== undefined) {
+    const page = await call("GET", `/api/matches/${matchId}/replay?from=${replay.next}`);
+    replay.steps.push(...page.steps);
+    replay.next = page.next;
+  }
+  return replay;
+}
+
+/** The turned trump card as published against the re-dealt cards (and the card an exchange
+ *  took); null without a turned card (three-hand names trump by the dealer's last card, which
+ *  the hands check covers; four-hand by the first card led). */
+function trumpCheck(rules, table, p) {
+  if (rules.trump_from !== "turned") return null;
+  return table.turned === p.trump && (!p.exchanges.length || p.exchanges[0].took === table.turned);
+}
+
 /** Every check of every deal: [{deal_no, order, checks: {name: true/false/null}}]. */
 export function verifyMatch(replay) {
   const rules = replay.steps[0].view.rules;
@@ -134,7 +153,7 @@ export function verifyMatch(replay) {
       seen: seen[k] ? seen[k] === result.commitment : null,
       dealer: dealer === result.dealer && dealer === p.dealer,
       hands: table.hands.every((hand, seat) => sorted(hand) === sorted(p.hands[seat] || [])),
-      trump: table.turned === p.trump && (!p.exchanges.length || p.exchanges[0].took === table.turned),
+      trump: trumpCheck(rules, table, p),
       draws: p.draws.every((card, i) => card === stock[i]),
       plays: p.plays.every((play) => play.held),
     };
@@ -153,7 +172,7 @@ export function verifyPage(root, matchId) {
 
   async function load() {
     try {
-      const replay = await call("GET", `/api/matches/${matchId}/replay`);
+      const replay = await wholeReplay(matchId);
       rows = verifyMatch(replay);
       seedChecks = verifySeed(replay);
     } catch (error) {
