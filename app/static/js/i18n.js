@@ -56,6 +56,7 @@ const STRINGS = {
     bot_level_hard: "Hard",
     bot_level_expert: "Expert",
     bot_name: "Computer ({level})",
+    bot_name_numbered: "Computer {n} ({level})",
     open_tables: "Open tables",
     live_tables: "Live tables",
     no_open_tables: "No table is waiting. Create one!",
@@ -79,6 +80,8 @@ const STRINGS = {
     their_turn: "{name} to play",
     watching: "watching",
     you: "you",
+    your_partner: "your partner",
+    you_and_partner: "you & {partner}",
     stock: "Stock",
     stock_left: "{n} cards in the stock",
     stock_closed: "Closed",
@@ -446,6 +449,7 @@ const STRINGS = {
     bot_level_hard: "Schwer",
     bot_level_expert: "Experte",
     bot_name: "Computer ({level})",
+    bot_name_numbered: "Computer {n} ({level})",
     open_tables: "Offene Tische",
     live_tables: "Laufende Partien",
     no_open_tables: "Kein Tisch wartet. Erstelle einen!",
@@ -469,6 +473,8 @@ const STRINGS = {
     their_turn: "{name} ist dran",
     watching: "Zuschauer",
     you: "du",
+    your_partner: "dein Partner",
+    you_and_partner: "du & {partner}",
     stock: "Talon",
     stock_left: "{n} Karten im Talon",
     stock_closed: "Zugedreht",
@@ -836,6 +842,7 @@ const STRINGS = {
     bot_level_hard: "Trudny",
     bot_level_expert: "Ekspert",
     bot_name: "Komputer ({level})",
+    bot_name_numbered: "Komputer {n} ({level})",
     open_tables: "Wolne stoły",
     live_tables: "Trwające gry",
     no_open_tables: "Żaden stół nie czeka. Utwórz własny!",
@@ -859,6 +866,8 @@ const STRINGS = {
     their_turn: "Ruch: {name}",
     watching: "oglądasz",
     you: "ty",
+    your_partner: "twój partner",
+    you_and_partner: "ty & {partner}",
     stock: "Talia",
     stock_left: "{n} kart w talii",
     stock_closed: "Zamknięta",
@@ -1226,6 +1235,7 @@ const STRINGS = {
     bot_level_hard: "Difficile",
     bot_level_expert: "Esperto",
     bot_name: "Computer ({level})",
+    bot_name_numbered: "Computer {n} ({level})",
     open_tables: "Tavoli aperti",
     live_tables: "Partite in corso",
     no_open_tables: "Nessun tavolo in attesa. Creane uno!",
@@ -1249,6 +1259,8 @@ const STRINGS = {
     their_turn: "Tocca a {name}",
     watching: "spettatore",
     you: "tu",
+    your_partner: "il tuo compagno",
+    you_and_partner: "tu & {partner}",
     stock: "Tallone",
     stock_left: "{n} carte nel tallone",
     stock_closed: "Chiuso",
@@ -1616,6 +1628,7 @@ const STRINGS = {
     bot_level_hard: "Difícil",
     bot_level_expert: "Experto",
     bot_name: "Ordenador ({level})",
+    bot_name_numbered: "Ordenador {n} ({level})",
     open_tables: "Mesas abiertas",
     live_tables: "Partidas en juego",
     no_open_tables: "Ninguna mesa espera. ¡Crea una!",
@@ -1639,6 +1652,8 @@ const STRINGS = {
     their_turn: "Le toca a {name}",
     watching: "mirando",
     you: "tú",
+    your_partner: "tu compañero",
+    you_and_partner: "tú & {partner}",
     stock: "Mazo",
     stock_left: "{n} cartas en el mazo",
     stock_closed: "Cerrado",
@@ -2001,13 +2016,29 @@ export function t(key, params = {}) {
 }
 
 /** A seat's name as shown: a computer player's in this language, with its strength. */
-export function seatName(seat) {
+const botLevel = (seat) => {
+  const level = seat && seat.player_id && seat.player_id.startsWith("bot.") ? seat.player_id.split(".")[1] : null;
+  return level && STRINGS.en[`bot_level_${level}`] ? level : null;
+};
+
+/** The name a seat ({player_id, name}) shows: a person's own, a computer player's in the
+ *  reader's language ("Computer (Medium)"). With `seats`, every seat of its table, a computer
+ *  among several is numbered in seat order ("Computer 2 (Medium)"), so each can be told apart. */
+export function seatName(seat, seats = null) {
   if (!seat || !seat.player_id) return null;
-  const level = seat.player_id.startsWith("bot.") ? seat.player_id.split(".")[1] : null;
-  if (level && STRINGS.en[`bot_level_${level}`]) {
-    return t("bot_name", { level: t(`bot_level_${level}`) });
-  }
-  return seat.name;
+  const level = botLevel(seat);
+  if (!level) return seat.name;
+  const computers = (seats || []).filter((s) => botLevel(s)).map((s) => s.player_id);
+  if (computers.length < 2) return t("bot_name", { level: t(`bot_level_${level}`) });
+  return t("bot_name_numbered", { n: computers.indexOf(seat.player_id) + 1, level: t(`bot_level_${level}`) });
+}
+
+/** Every seat's name, by seat number, from a table's seats or a match's players
+ *  ([{seat, player_id, name}]): computers numbered when there are several (`seatName`). */
+export function seatNames(seats) {
+  const out = [];
+  for (const [i, s] of (seats || []).entries()) out[s && s.seat !== undefined ? s.seat : i] = seatName(s, seats);
+  return out;
 }
 
 export function rankLetter(rank) {
