@@ -260,9 +260,10 @@ export function lobbyPage(root, navigate) {
   function yourRow(table) {
     const named = seatNames(table.seats);
     const others = table.seats.filter((s) => s.seat !== table.seat).map((s) => named[s.seat]).filter(Boolean);
-    const yourMove = table.to_move === table.seat;
-    const state =
-      table.status === "open"
+    const yourMove = table.to_move === table.seat && !table.taken_over;
+    const state = table.taken_over
+      ? t("taken_over_yours")
+      : table.status === "open"
         ? t("waiting_for_players")
         : yourMove
           ? t("your_move")
@@ -278,7 +279,7 @@ export function lobbyPage(root, navigate) {
         h("strong", {}, others.length ? others.join(" · ") : t(`variant_${table.variant}`)),
         h("small", {}, [t(`variant_${table.variant}`), state].filter(Boolean).join(" · ")),
       ),
-      h("a", { class: `button small${yourMove ? " primary" : ""}`, href: `/t/${table.id}`, "data-link": true }, t("open_table")),
+      h("a", { class: `button small${yourMove || table.taken_over ? " primary" : ""}`, href: `/t/${table.id}`, "data-link": true }, t(table.taken_over ? "reclaim_seat" : "open_table")),
     );
   }
 
