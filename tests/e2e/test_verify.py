@@ -8,9 +8,7 @@ import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
 from playwright.sync_api import Route, expect
-from websockets.sync.client import connect
 
 from app.engine.dealing import (
     bot_contribution,
@@ -21,7 +19,17 @@ from app.engine.dealing import (
     shuffled_deck,
 )
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import TIMEOUT, Choose, Seat, guest, live_table, never, play, take_seat
+from tests.e2e.drive import (
+    Choose,
+    guest,
+    live_table,
+    never,
+    play,
+    resign,
+    rest_get,
+    rest_post,
+    take_seat,
+)
 
 FAIRNESS = """async ([seeds, sizes]) => {
   const f = await import('/js/fairness.js');
@@ -62,13 +70,13 @@ def finished_match(
     bearer = [{"Authorization": f"Bearer {p['token']}"} for p in players]
     parts = [rng.randbytes(16).hex(), rng.randbytes(16).hex() if bela_sends else None]
     body = {"options": options, "visibility": "private", "contribution": parts[0]}
-    table = httpx.post(f"{server.url}/api/tables", json=body, headers=bearer[0]).json()
+    table = rest_post(f"{server.url}/api/tables", json=body, headers=bearer[0]).json()
     join = {"invite_code": table["invite_code"], "contribution": parts[1]}
     url = f"{server.url}/api/tables/{table['id']}/join"
-    httpx.post(url, json=join, headers=bearer[1]).raise_for_status()
+    rest_post(url, json=join, headers=bearer[1]).raise_for_status()
     play(server.url, table, players, rng, never)
-    match_id = httpx.get(f"{server.url}/api/tables/{table['id']}").json()["match_id"]
-    return dict(httpx.get(f"{server.url}/api/matches/{match_id}/log").json())
+    match_id = rest_get(f"{server.url}/api/tables/{table['id']}").json()["match_id"]
+    return dict(rest_get(f"{server.url}/api/matches/{match_id}/log").json())
 
 
 def test_the_page_and_the_engine_agree_on_many_matches(new_page: Any, server: Server) -> None:
@@ -89,7 +97,7 @@ def test_the_page_and_the_engine_agree_on_many_matches(new_page: Any, server: Se
     expect(anna.get_by_test_id("rematch-offer")).to_be_visible()
     accept = f"{server.url}/api/tables/{table['id']}/rematch"
     headers = {"Authorization": f"Bearer {players[1]['token']}"}
-    httpx.post(accept, headers=headers).raise_for_status()
+    rest_post(accept, headers=headers).raise_for_status()
     expect(anna.locator(".hand.mine .card").first).to_be_visible()
     play(server.url, table, players, rng, never)
     expect(anna.get_by_test_id("match-winner")).to_be_visible()
@@ -194,12 +202,12 @@ def open_table(
     bearer = [{"Authorization": f"Bearer {p['token']}"} for p in players]
     body = {"variant": variant, "options": options, "visibility": "private"}
     body["contribution"] = rng.randbytes(16).hex()
-    table = httpx.post(f"{base}/api/tables", json=body, headers=bearer[0]).json()
+    table = rest_post(f"{base}/api/tables", json=body, headers=bearer[0]).json()
     for seat in range(1, len(players)):
         join = {"invite_code": table["invite_code"], "seat": seat}
         join["contribution"] = rng.randbytes(16).hex()
         url = f"{base}/api/tables/{table['id']}/join"
-        httpx.post(url, json=join, headers=bearer[seat]).raise_for_status()
+        rest_post(url, json=join, headers=bearer[seat]).raise_for_status()
     return table, players
 
 
@@ -231,7 +239,7 @@ def finished_record(base: str, variant: str, options: dict[str, Any], seed: int)
     table, players = open_table(base, variant, options, rng)
     resign_after = [0, rng.randrange(3, 60), None][seed % 3]
     play(base, table, players, rng, never, any_legal(resign_after))
-    return int(httpx.get(f"{base}/api/tables/{table['id']}").json()["match_id"])
+    return int(rest_get(f"{base}/api/tables/{table['id']}").json()["match_id"])
 
 
 def resigned_against_computers(base: str, variant: str, options: dict[str, Any]) -> int:
@@ -241,22 +249,9 @@ def resigned_against_computers(base: str, variant: str, options: dict[str, Any])
     bots = {seat: "easy" for seat in range(1, seats_of(variant, options))}
     body = {"variant": variant, "options": options, "bots": bots, "contribution": "ab" * 16}
     bearer = {"Authorization": f"Bearer {anna['token']}"}
-    table = httpx.post(f"{base}/api/tables", json=body, headers=bearer).json()
-    host = base.removeprefix("http://")
-    with connect(f"ws://{host}/ws/tables/{table['id']}") as socket:
-        seat = Seat(socket, anna["token"])
-        while True:  # a computer may move first: then resign at the version that makes
-            message = {"type": "action", "id": "r", "action": {"type": "resign"}}
-            socket.send(json.dumps({**message, "version": seat.version}))
-            frame = json.loads(socket.recv(timeout=TIMEOUT))
-            while frame["type"] not in ("ack", "error"):
-                seat.version = frame.get("version", seat.version)
-                frame = json.loads(socket.recv(timeout=TIMEOUT))
-            if frame["type"] == "ack":
-                break
-            assert frame["code"] == "stale_version", frame
-            seat.version = frame.get("version") or seat.version
-    return int(httpx.get(f"{base}/api/tables/{table['id']}").json()["match_id"])
+    table = rest_post(f"{base}/api/tables", json=body, headers=bearer).json()
+    resign(base, table["id"], anna["token"])
+    return int(rest_get(f"{base}/api/tables/{table['id']}").json()["match_id"])
 
 
 def finished_records(base: str) -> list[tuple[str, int]]:
