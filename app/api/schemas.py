@@ -316,6 +316,11 @@ class YourTable(TableOut):
 
     seat: int = Field(description="The caller's seat.")
     to_move: int | None = Field(description="The seat whose move it is (null: nobody's).")
+    taken_over: bool = Field(
+        default=False,
+        description="A computer player holds the caller's seat (its clock ran out, or it was "
+        "gone and handed over): the caller may reclaim it at the table.",
+    )
 
 
 class YourTables(BaseModel):

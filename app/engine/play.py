@@ -679,6 +679,8 @@ def _finish(
         result = judge(state, winner, termination, actor)
     if termination is Termination.RESIGN:
         result = replace(result, resigned=actor)
+    elif termination in (Termination.CLAIM, Termination.WRONG_CLAIM):
+        result = replace(result, claimed=actor)
     totals = tuple(a + b for a, b in zip(state.game_points, result.game_points, strict=True))
     state._set(game_points=totals, deal_results=(*state.deal_results, result))
     events.append(

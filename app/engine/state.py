@@ -68,7 +68,8 @@ class DealResult:
     ``winner`` and ``game_points`` are per side (a side is a seat except with ``partners``);
     ``winner`` is None for a void deal. ``card_points``, ``scores`` and ``tricks`` are per seat.
     ``bid`` is the winning bid ``(seat, level)`` of a four-hand deal; ``resigned`` the seat
-    that resigned the match in this deal; ``played_out`` is true when the deal was played to
+    that resigned the match in this deal; ``claimed`` the seat that claimed 66 (rightly or
+    not) to end it; ``played_out`` is true when the deal was played to
     the last trick with nobody at 66, so the ``played_out`` rule gave its 1 point (its JSON form
     has each only when set).
     """
@@ -88,6 +89,7 @@ class DealResult:
     bid: tuple[int, int] | None = None
     resigned: int | None = None
     played_out: bool = False
+    claimed: int | None = None
 
     @property
     def outcome(self) -> Outcome:
@@ -115,6 +117,8 @@ class DealResult:
             data["resigned"] = self.resigned
         if self.played_out:
             data["played_out"] = True
+        if self.claimed is not None:
+            data["claimed"] = self.claimed
         if reveal_seed:
             data["seed"] = self.seed
         return data

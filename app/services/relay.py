@@ -157,6 +157,8 @@ class RemoteTable:
     spectators: bool
     visibility: str
     invite_code: str
+    abandoned: dict[int, SeatHolder] = field(default_factory=dict)
+    """The seats computer players took over, with their former holders (who may watch)."""
     conn: str = field(default_factory=lambda: secrets.token_hex(8))
     connection: Connection | None = None
     greeted: asyncio.Future[int | None] | None = None
@@ -312,6 +314,7 @@ class Relay:
             table.spectators,
             table.visibility,
             table.invite_code,
+            dict(table.abandoned),
         )
 
     def post(self, worker: str, body: Message) -> None:

@@ -635,17 +635,26 @@ class TableService:
     async def tables_of(self, player: Player) -> list[dict[str, Any]]:
         """The tables waiting or under way where ``player`` holds a seat (private and computer
         tables included), newest first, each with the player's ``seat`` and the seat whose move
-        it is (``to_move``, None when nobody is to move)."""
+        it is (``to_move``, None when nobody is to move). A live table where a computer player
+        took over the player's seat is listed too, with ``taken_over`` true: the player may
+        reclaim it there."""
         async with self.sessions() as session:
             rows = await table_store.tables_of(session, player.id, YOUR_TABLES)
+            known = {row.id for row in rows}
+            more = await table_store.taken_over_from(session, player.id, YOUR_TABLES)
+            rows += [row for row in more if row.id not in known]
+            rows.sort(key=lambda row: row.created_at, reverse=True)
             seats = await table_store.seats_of(session, [row.id for row in rows])
             listed = []
-            for row in rows:
+            for row in rows[:YOUR_TABLES]:
                 table = stored_table(row, seats[row.id])
+                held = [s for s, h in table.seats.items() if h.player_id == player.id]
+                left = [s for s, h in table.abandoned.items() if h.player_id == player.id]
+                if not held and not (left and table.status == "live"):
+                    continue  # the store's match on the text was loose
                 info = self.table_json(table, player.id)
-                info["seat"] = next(
-                    seat for seat, holder in table.seats.items() if holder.player_id == player.id
-                )
+                info["seat"] = (held or left)[0]
+                info["taken_over"] = not held
                 info["to_move"] = await self._to_move(session, table)
                 listed.append(info)
         return listed
@@ -674,8 +683,9 @@ class TableService:
     ) -> None:
         """Refuse to show the table to someone not seated at it, unless spectators may
         watch: ``Forbidden`` ``no_spectators`` when the players keep them out, and
-        ``invite_required`` at a private table without its invite code."""
-        if authority.seat_of(player_id) is not None:
+        ``invite_required`` at a private table without its invite code. A player whose seat
+        a computer player took over still holds its place: it may watch, and reclaim it."""
+        if authority.seat_of(player_id) is not None or former_holder(authority, player_id):
             return
         if not authority.spectators:
             raise Forbidden("no_spectators", "The players at this table do not allow spectators.")
@@ -958,6 +968,13 @@ class TableService:
 
         await authority.ask(Call("claim_victory", step))
         return self.table_json(authority, player.id)
+
+
+def former_holder(table: TableAuthority | RemoteTable, player_id: str | None) -> bool:
+    """True when a computer player took over a seat of ``player_id`` at this table."""
+    return player_id is not None and any(
+        holder.player_id == player_id for holder in table.abandoned.values()
+    )
 
 
 def gone_seat(authority: TableAuthority, player: Player, seat: int) -> SeatHolder:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, select, tuple_, update
+from sqlalchemy import Connection, String, bindparam, cast, delete, select, tuple_, update
 
 from app.store.db import AsyncSession, BoundStatement
 from app.store.models import Table, TableSeat
@@ -73,6 +73,22 @@ async def tables_of(session: AsyncSession, player_id: str, limit: int) -> list[T
         select(Table)
         .join(TableSeat, TableSeat.table_id == Table.id)
         .where(TableSeat.player_id == player_id, Table.status.in_(("open", "live")))
+        .order_by(Table.created_at.desc(), Table.id)
+        .limit(limit)
+    )
+    return list(await session.scalars(query))
+
+
+async def taken_over_from(session: AsyncSession, player_id: str, limit: int) -> list[Table]:
+    """The live tables whose record of abandoned seats names the player, newest first (a
+    match on the record's text: the caller checks the seat)."""
+    query = (
+        select(Table)
+        .where(
+            Table.status == "live",
+            Table.abandoned.is_not(None),
+            cast(Table.abandoned, String).contains(f'"{player_id}"'),
+        )
         .order_by(Table.created_at.desc(), Table.id)
         .limit(limit)
     )

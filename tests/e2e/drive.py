@@ -4,6 +4,7 @@ browser page watches (or sits in one of the seats with the same identity)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import random
 import time
@@ -14,12 +15,19 @@ import httpx
 from playwright.sync_api import BrowserContext, Page, expect
 from websockets.sync.client import ClientConnection, connect
 
-TIMEOUT = 15.0
+TIMEOUT = 60.0
+"""How long a socket or request here waits for the server: generous, so that a machine busy
+with other work does not fail a test (a quiet one answers at once; nothing waits longer)."""
+
+rest_get = functools.partial(httpx.get, timeout=TIMEOUT)
+"""``httpx.get`` with the patient timeout (httpx's own is 5 s)."""
+rest_post = functools.partial(httpx.post, timeout=TIMEOUT)
+"""``httpx.post`` with the patient timeout."""
 
 
 def guest(base: str, name: str) -> dict[str, Any]:
     """A new guest identity ``{id, name, token}``."""
-    response = httpx.post(f"{base}/api/players", json={"name": name})
+    response = rest_post(f"{base}/api/players", json={"name": name})
     response.raise_for_status()
     return dict(response.json())
 
@@ -31,8 +39,8 @@ def live_table(
     anna, bela = guest(base, "Anna"), guest(base, "Bela")
     headers = {"Authorization": f"Bearer {anna['token']}"}
     body = {"variant": variant, "options": options, "visibility": "private"}
-    table = httpx.post(f"{base}/api/tables", json=body, headers=headers).json()
-    joined = httpx.post(
+    table = rest_post(f"{base}/api/tables", json=body, headers=headers).json()
+    joined = rest_post(
         f"{base}/api/tables/{table['id']}/join",
         json={"invite_code": table["invite_code"]},
         headers={"Authorization": f"Bearer {bela['token']}"},
@@ -167,6 +175,25 @@ def play(
             for seat in seats:
                 seat.follow(target)
     raise AssertionError("the match did not end")
+
+
+def resign(base: str, table_id: str, token: str) -> None:
+    """The player of ``token`` resigns over its own socket, at whatever version the table
+    has reached (computer players may be moving meanwhile)."""
+    host = base.removeprefix("http://")
+    with connect(f"ws://{host}/ws/tables/{table_id}") as socket:
+        seat = Seat(socket, token)
+        while True:
+            message = {"type": "action", "id": "r", "action": {"type": "resign"}}
+            socket.send(json.dumps({**message, "version": seat.version}))
+            frame = json.loads(socket.recv(timeout=TIMEOUT))
+            while frame["type"] not in ("ack", "error"):
+                seat.version = frame.get("version", seat.version)
+                frame = json.loads(socket.recv(timeout=TIMEOUT))
+            if frame["type"] == "ack":
+                return
+            assert frame["code"] == "stale_version", frame
+            seat.version = frame.get("version") or seat.version
 
 
 def event_seen(kind: str) -> Callable[[list[Seat]], bool]:

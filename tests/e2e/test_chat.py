@@ -4,6 +4,7 @@ and a line with markup shows as the characters typed (no element, no link)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import Server, Watch, shot
 from tests.e2e.drive import guest, live_table, sit_as
+from tests.e2e.play import start_private_table
 
 HOSTILE = "<b>bold</b> <img src=x onerror=\"document.title='owned'\"> https://example.com"
 
@@ -93,3 +95,24 @@ def test_two_players_and_a_spectator_chat_in_their_own_rooms(pages: Any, server:
     shot(vera_page, "chat-desktop-spectator", full_page=False)
     shot(anna_page, "chat-desktop", full_page=False)
     shot(bela_page, "chat-phone", full_page=False)
+
+
+def test_players_who_sat_down_from_the_waiting_room_land_in_the_players_room(
+    new_page: Any,
+) -> None:
+    """Anna waits for an opponent and Bela sits down from the invite link: neither page was
+    seated when the chat first drew, and both must show the players' room, open for writing,
+    as soon as the match starts (no reload)."""
+    seats = start_private_table(new_page, second_locale="en-GB")
+    for page in seats.pages:
+        expect(page.locator(".chat-tab[data-room='players']")).to_have_attribute(
+            "aria-selected", "true"
+        )
+        expect(page.locator(".chat-input")).to_be_enabled()
+        expect(page.locator(".chat-input")).to_have_attribute(
+            "placeholder", re.compile("^(?!Read)")
+        )
+    seats.pages[1].locator(".chat-phrase[data-phrase='good_luck']").click()
+    expect(seats.pages[0].locator(".chat-text")).to_have_text(["Good luck!"])
+    seats.pages[0].locator(".chat").scroll_into_view_if_needed()
+    shot(seats.pages[0], "chat-players-room-after-waiting", full_page=False)

@@ -61,7 +61,10 @@ def test_a_manual_claim_is_confirmed_and_its_button_is_not_the_bright_one(
     expect(anna.get_by_test_id("stake")).to_contain_text("Claiming 66 ends the deal")
     anna.click("[data-action=confirm-yes]")
     expect(anna.get_by_test_id("summary")).to_be_visible()
-    expect(anna.locator(".why")).to_contain_text("claim")
+    # Anna claimed with nothing in hand yet: the summary blames her, not Bela who won the deal.
+    expect(anna.locator(".why")).to_contain_text("Anna claimed 66 without having it.")
+    expect(anna.locator(".why")).to_contain_text("points for Bela")
+    shot(anna, "wrong-claim-summary", full_page=False)
 
 
 # (termination, winner, closed_by, game points, options): every way a deal can be valued.
@@ -172,6 +175,24 @@ SIDES = [
         4,
         {"termination": "reached_66", "winner": 1, "game_points": [0, 2]},
         ["Bela & Dora reached 66", "under 33"],
+        ["?"],
+    ),
+    (  # the claimer is the seat the server names, not one of the winner's side
+        3,
+        {"termination": "wrong_claim", "winner": 2, "claimed": 0, "game_points": [0, 0, 2]},
+        ["Anna claimed 66 without having it", "2 points for Carla"],
+        ["Carla claimed", "Bela"],
+    ),
+    (
+        4,
+        {"termination": "wrong_claim", "winner": 0, "claimed": 3, "game_points": [2, 0]},
+        ["Dora claimed 66 without having it", "2 points for Anna & Carla"],
+        ["Anna & Carla claimed"],
+    ),
+    (
+        3,
+        {"termination": "claim", "winner": 1, "claimed": 1, "game_points": [0, 1, 0]},
+        ["Bela claimed 66 correctly"],
         ["?"],
     ),
 ]

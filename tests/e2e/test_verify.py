@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
 from playwright.sync_api import Route, expect
 
 from app.engine.dealing import (
@@ -19,7 +19,17 @@ from app.engine.dealing import (
     shuffled_deck,
 )
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import guest, live_table, never, play, take_seat
+from tests.e2e.drive import (
+    Choose,
+    guest,
+    live_table,
+    never,
+    play,
+    resign,
+    rest_get,
+    rest_post,
+    take_seat,
+)
 
 FAIRNESS = """async ([seeds, sizes]) => {
   const f = await import('/js/fairness.js');
@@ -60,13 +70,13 @@ def finished_match(
     bearer = [{"Authorization": f"Bearer {p['token']}"} for p in players]
     parts = [rng.randbytes(16).hex(), rng.randbytes(16).hex() if bela_sends else None]
     body = {"options": options, "visibility": "private", "contribution": parts[0]}
-    table = httpx.post(f"{server.url}/api/tables", json=body, headers=bearer[0]).json()
+    table = rest_post(f"{server.url}/api/tables", json=body, headers=bearer[0]).json()
     join = {"invite_code": table["invite_code"], "contribution": parts[1]}
     url = f"{server.url}/api/tables/{table['id']}/join"
-    httpx.post(url, json=join, headers=bearer[1]).raise_for_status()
+    rest_post(url, json=join, headers=bearer[1]).raise_for_status()
     play(server.url, table, players, rng, never)
-    match_id = httpx.get(f"{server.url}/api/tables/{table['id']}").json()["match_id"]
-    return dict(httpx.get(f"{server.url}/api/matches/{match_id}/log").json())
+    match_id = rest_get(f"{server.url}/api/tables/{table['id']}").json()["match_id"]
+    return dict(rest_get(f"{server.url}/api/matches/{match_id}/log").json())
 
 
 def test_the_page_and_the_engine_agree_on_many_matches(new_page: Any, server: Server) -> None:
@@ -87,7 +97,7 @@ def test_the_page_and_the_engine_agree_on_many_matches(new_page: Any, server: Se
     expect(anna.get_by_test_id("rematch-offer")).to_be_visible()
     accept = f"{server.url}/api/tables/{table['id']}/rematch"
     headers = {"Authorization": f"Bearer {players[1]['token']}"}
-    httpx.post(accept, headers=headers).raise_for_status()
+    rest_post(accept, headers=headers).raise_for_status()
     expect(anna.locator(".hand.mine .card").first).to_be_visible()
     play(server.url, table, players, rng, never)
     expect(anna.get_by_test_id("match-winner")).to_be_visible()
@@ -160,3 +170,135 @@ def test_a_tampered_record_is_caught(new_page: Any, server: Server) -> None:
     page.reload()
     expect(page.get_by_test_id("verdict")).to_have_attribute("data-ok", "false")
     expect(page.locator(".verify-seed tr[data-check=match_seed] td")).to_have_text("✗")
+
+
+# Every preset at every seat count, with options that change the deal's shape or its end.
+TABLES: list[tuple[str, dict[str, Any]]] = [
+    ("sixty-six", {"target": 2, "claim": "manual"}),
+    ("schnapsen", {"target": 2}),
+    ("german-32", {"target": 2}),
+    ("german-32", {"players": 3, "target": 2, "claim": "manual"}),
+    ("three-hand", {"target": 2}),
+    ("four-hand", {"target": 1}),
+    ("four-hand", {"target": 1, "all_pass": "same_dealer", "defenders_score": True}),
+    ("german-48", {"target": 2}),
+    ("german-48", {"target": 2, "partners": True, "claim": "manual"}),
+]
+NAMES = ["Anna", "Bela", "Cleo", "Dora"]
+
+
+def seats_of(variant: str, options: dict[str, Any]) -> int:
+    return int(
+        options.get("players", {"three-hand": 3, "four-hand": 4, "german-48": 4}.get(variant, 2))
+    )
+
+
+def open_table(
+    base: str, variant: str, options: dict[str, Any], rng: random.Random
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A private table of ``variant`` with a guest in every seat (each sending a contribution),
+    its match under way."""
+    players = [guest(base, name) for name in NAMES[: seats_of(variant, options)]]
+    bearer = [{"Authorization": f"Bearer {p['token']}"} for p in players]
+    body = {"variant": variant, "options": options, "visibility": "private"}
+    body["contribution"] = rng.randbytes(16).hex()
+    table = rest_post(f"{base}/api/tables", json=body, headers=bearer[0]).json()
+    for seat in range(1, len(players)):
+        join = {"invite_code": table["invite_code"], "seat": seat}
+        join["contribution"] = rng.randbytes(16).hex()
+        url = f"{base}/api/tables/{table['id']}/join"
+        rest_post(url, json=join, headers=bearer[seat]).raise_for_status()
+    return table, players
+
+
+def any_legal(resign_after: int | None) -> Choose:
+    """Random legal actions of every kind (closing, claiming and exchanging now and then); the
+    player on move resigns after ``resign_after`` actions (None: never)."""
+    count = 0
+
+    def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+        nonlocal count
+        count += 1
+        if resign_after is not None and count > resign_after:
+            return {"type": "resign"}
+        if legal and legal[0]["type"] in ("bid", "pass"):  # the lowest bid now and then
+            return legal[0] if rng.random() < 0.3 else legal[-1]
+        rare = [a for a in legal if a["type"] in ("close", "claim", "exchange")]
+        if rare and rng.random() < 0.05:
+            return rng.choice(rare)
+        return rng.choice([a for a in legal if a["type"] not in ("close", "claim")] or legal)
+
+    return choose
+
+
+def finished_record(base: str, variant: str, options: dict[str, Any], seed: int) -> int:
+    """One match of ``variant`` ended one way, chosen by ``seed``: resigned before any card
+    (seed 0 of 3), resigned after some random actions (1: in the first deal or a later one),
+    or played to its end over one deal or several (2). Returns its id."""
+    rng = random.Random(seed)
+    table, players = open_table(base, variant, options, rng)
+    resign_after = [0, rng.randrange(3, 60), None][seed % 3]
+    play(base, table, players, rng, never, any_legal(resign_after))
+    return int(rest_get(f"{base}/api/tables/{table['id']}").json()["match_id"])
+
+
+def resigned_against_computers(base: str, variant: str, options: dict[str, Any]) -> int:
+    """A match of ``variant`` between Anna and a computer in every other seat (so the match
+    seed has the computers' parts), which Anna resigns at once. Returns its id."""
+    anna = guest(base, "Anna")
+    bots = {seat: "easy" for seat in range(1, seats_of(variant, options))}
+    body = {"variant": variant, "options": options, "bots": bots, "contribution": "ab" * 16}
+    bearer = {"Authorization": f"Bearer {anna['token']}"}
+    table = rest_post(f"{base}/api/tables", json=body, headers=bearer).json()
+    resign(base, table["id"], anna["token"])
+    return int(rest_get(f"{base}/api/tables/{table['id']}").json()["match_id"])
+
+
+def finished_records(base: str) -> list[tuple[str, int]]:
+    """Matches of every table above ended every way, made three at a time, and some against
+    computer players: (what, match id)."""
+    jobs = [(v, o, 35 * 3 + 3 * i + k) for i, (v, o) in enumerate(TABLES) for k in range(3)]
+    versus = [(v, o) for v, o in TABLES if seats_of(v, o) > 2 or v == "schnapsen"]
+    with ThreadPoolExecutor(3) as pool:
+        ids = list(pool.map(lambda job: finished_record(base, *job), jobs))
+        bot_ids = list(pool.map(lambda job: resigned_against_computers(base, *job), versus))
+    ends = ["at once", "mid-match", "at its end"]
+    made = [(f"{v} {o} ended {ends[k % 3]}", i) for (v, o, k), i in zip(jobs, ids, strict=True)]
+    made += [(f"{v} {o} against computers", i) for (v, o), i in zip(versus, bot_ids, strict=True)]
+    return made
+
+
+CHECK_ALL = """async (ids) => {
+  const v = await import('/js/verify.js');
+  const out = [];
+  for (const id of ids) {
+    const replay = await (await fetch(`/api/matches/${id}/replay`)).json();
+    out.push({ deals: v.verifyMatch(replay).map((r) => r.checks), seed: v.verifySeed(replay) });
+  }
+  return out;
+}"""
+
+
+def test_the_page_accepts_honest_matches_of_every_preset(new_page: Any, server: Server) -> None:
+    made = finished_records(server.url)
+    page = new_page("verifier")
+    page.goto("/")
+    results = page.evaluate(CHECK_ALL, [match_id for _, match_id in made])
+    failed = []
+    deals = 0
+    for (what, match_id), got in zip(made, results, strict=True):
+        deals += len(got["deals"])
+        for deal_no, checks in enumerate(got["deals"], 1):
+            bad = [name for name, ok in checks.items() if ok is False]
+            if bad:
+                failed.append(f"{what} (match {match_id}) deal {deal_no}: {bad}")
+        if got["seed"]["match_seed"] is not True or got["seed"]["server_commitment"] is not True:
+            failed.append(f"{what} (match {match_id}): seed checks {got['seed']}")
+    assert not failed, "\n".join(failed)
+    assert deals > len(made)  # some matches went over several deals
+    assert {r["seed"]["bots"] for r in results} == {None, True}
+    # The page itself, for the four-hand match played over the most deals.
+    four = [(len(r["deals"]), m[1]) for m, r in zip(made, results, strict=True) if "four" in m[0]]
+    page.goto(f"/history/{max(four)[1]}/verify")
+    expect(page.get_by_test_id("verdict")).to_have_attribute("data-ok", "true")
+    shot(page, "verify-four-hand", full_page=True)

@@ -311,6 +311,7 @@ def test_manual_claim_right():
         (0, 3),
     )
     assert result.scores == (0, 73)
+    assert result.claimed == 1 and result.to_json()["claimed"] == 1
 
 
 @pytest.mark.parametrize(("wrong_claim", "points"), [("opponent_2_or_3", 2), ("claimer_value", 1)])
@@ -322,6 +323,7 @@ def test_manual_claim_wrong(wrong_claim, points):
     assert result.termination is Termination.WRONG_CLAIM
     assert result.winner == 1 and result.scores == (0, 37)
     assert result.game_points == (0, points)
+    assert result.claimed == 0  # the claimer, not the winner
 
 
 def test_claim_is_refused_in_automatic_mode():

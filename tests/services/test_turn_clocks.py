@@ -17,7 +17,7 @@ from app.services import Services, presenter
 from app.services.authority import TableAuthority, Timeout
 from app.services.bot_players import bot_level
 from app.services.clocks import ClockRules, TurnClock, after_move, clock_frame, start_clock
-from app.services.errors import Conflict
+from app.services.errors import Conflict, Forbidden
 from app.store import Player
 from app.store import matches as match_store
 from app.store import tables as table_store
@@ -148,6 +148,14 @@ async def test_a_timeout_hands_the_seat_to_a_computer_player_once_and_the_player
         assert info["abandoned"] == [
             {"seat": seat, "player_id": players[seat].id, "name": players[seat].name}
         ]
+        # The player who left still finds the table among its own, to take the seat back.
+        [mine] = await services.tables.tables_of(players[seat])
+        assert (mine["id"], mine["seat"], mine["taken_over"]) == (authority.table_id, seat, True)
+        authority.visibility = "private"  # even a private table shows itself to that player
+        await services.tables.check_watcher(authority, players[seat].id, None)
+        with pytest.raises(Forbidden, match="invite link"):
+            await services.tables.check_watcher(authority, "somebody-else", None)
+        authority.visibility = "public"
         # The computer player moves on for it.
         await until(lambda: authority.version > version)
         # Ringing again changes nothing: the timeout belongs to a version gone by.
@@ -160,6 +168,8 @@ async def test_a_timeout_hands_the_seat_to_a_computer_player_once_and_the_player
         await services.tables.reclaim(players[seat], authority.table_id)
         assert authority.seats[seat].player_id == players[seat].id and not authority.abandoned
         assert (await stored_row(services, authority.table_id)).abandoned is None
+        [mine] = await services.tables.tables_of(players[seat])
+        assert not mine["taken_over"]
         welcomes = [f for f in watcher.frames if f["type"] == "welcome"]
         assert len(welcomes) >= 3  # the takeover and the reclaim welcomed every viewer again
 

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.services.hub import LocalHub
 from app.services.tables import TableService
-from app.store import Base, Match, PlayerToken
+from app.store import Base, Match, PlayerToken, Table
 from app.store import matches as match_store
 from app.store import players as player_store
 from app.store import tables as table_store
@@ -168,3 +168,21 @@ async def test_tokens_are_stored_only_as_their_sha256(sessions) -> None:  # type
     assert stored.token_hash == hashlib.sha256(token.encode()).hexdigest()
     assert token not in (stored.token_hash, stored.player_id)
     assert (await service.identify(token)).id == player.id
+
+
+async def test_a_live_table_is_found_by_a_player_whose_seat_was_taken_over(sessions) -> None:  # type: ignore[no-untyped-def]
+    async with sessions.begin() as session:
+        await seed_table(session)
+        await player_store.add_player(session, "p10", "Carla", "h10")
+        left = {"1": {"player_id": "p1", "name": "Bela"}}
+        await session.execute(
+            update(Table).where(Table.id == "t1").values(status="live", abandoned=left)
+        )
+    async with sessions() as session:
+        assert [t.id for t in await table_store.taken_over_from(session, "p1", 10)] == ["t1"]
+        assert await table_store.taken_over_from(session, "p10", 10) == []  # "p1" is in it
+        assert await table_store.taken_over_from(session, "p0", 10) == []
+    async with sessions.begin() as session:
+        await session.execute(update(Table).where(Table.id == "t1").values(status="finished"))
+    async with sessions() as session:
+        assert await table_store.taken_over_from(session, "p1", 10) == []

@@ -306,7 +306,7 @@ export function profilePage(root, playerId) {
       { class: "matches" },
       profile.recent.map((m) => {
         const seat = m.players.find((p) => p.player_id === profile.id)?.seat;
-        const others = m.players.filter((p) => p.seat !== seat).map((p) => seatName(p) || p.name);
+        const others = m.players.filter((p) => p.seat !== seat).map((p) => seatName(p, m.players) || p.name);
         const when = new Date(m.started_at).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
         const result = m.status !== "finished" ? "…" : t(m.winner === seat ? "won" : "lost");
         return h(

@@ -45,6 +45,14 @@ export function seatPosition(seat, bottom, n) {
   return (POSITIONS[n] || POSITIONS[2])[(seat - bottom + n) % n] || "top";
 }
 
+/** The viewer's partner at a partnership table (four-hand, German 48 with partners): the other
+ *  seat of the viewer's side, or null (no partners, or a spectator). */
+export function partnerOf(v, me) {
+  if (me === null || me === undefined || !v.sides || !v.rules?.partners) return null;
+  const seat = v.sides.findIndex((side, s) => s !== me && side === v.sides[me]);
+  return seat >= 0 ? seat : null;
+}
+
 /** The name of each side: a seat's name, or the partners' names together. */
 export function sideNames(v, names) {
   const sides = v.sides || names.map((_, seat) => seat);
@@ -74,6 +82,7 @@ function seatRow(p, seat, where) {
     h("strong", { class: "name" }, name),
     p.presence ? presenceDot(p.presence(seat), name) : null,
     seat === p.me ? h("span", { class: "you" }, `(${t("you")})`) : null,
+    seat === partnerOf(v, p.me) ? h("span", { class: "you partner", "data-testid": "partner" }, `(${t("your_partner")})`) : null,
     ...stats,
   );
   const faceUp = p.hands && p.hands[seat];
@@ -236,6 +245,9 @@ function lastTrickPeek(p) {
 /** The score line: deal number and each side's game points against the target. */
 export function scoreboard(v, names) {
   const sides = sideNames(v, names);
+  // At a partnership table the viewer's side reads "you & (the partner)".
+  const partner = partnerOf(v, v.seat);
+  if (partner !== null) sides[v.sides[v.seat]] = t("you_and_partner", { partner: names[partner] || "?" });
   const points =
     sides.length === 2
       ? [

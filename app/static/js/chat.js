@@ -24,6 +24,7 @@ export function chatPanel(send) {
     live: false,
     me: null, // this viewer's player id, or null (an anonymous spectator)
     room: null, // the tab shown
+    chosen: false, // whether the viewer picked that tab (else it follows the seat: see draw)
     showSpectators: null, // the player's choice about the spectators' room (see the server)
     maxLength: 300,
     status: null, // {text, kind}
@@ -125,6 +126,7 @@ export function chatPanel(send) {
             "data-room": room,
             onclick: () => {
               chat.room = room;
+              chat.chosen = true;
               chat.unread[room] = 0;
               draw();
             },
@@ -157,7 +159,10 @@ export function chatPanel(send) {
   }
 
   function draw() {
-    if (!rooms().includes(chat.room)) chat.room = rooms()[0];
+    // A seated player's room is the players' one until they pick a tab themselves: a page
+    // that first drew before its viewer sat down (waiting for an opponent, the invite's
+    // join form) moves there when the seat is taken.
+    if (!chat.chosen || !rooms().includes(chat.room)) chat.room = rooms()[0];
     drawTabs();
     drawNote();
     const shown = [...lines.values()].filter((line) => line.room === chat.room && !(line.room === "spectators" && spectatorsHidden()));

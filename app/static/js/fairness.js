@@ -103,7 +103,12 @@ export function shuffled(size, seed) {
   return cards;
 }
 
-/** Hands, the turned card and the stock (drawn in order, the turned card last) of a deal. */
+/** Hands, the turned card, the cards set aside and the stock (drawn in order, the turned card
+ *  last) of a deal, split as the engine splits it (docs/fairness.md, section 8): packets of 3,
+ *  then the rest of the hand, go round from the dealer's left; Schnapsen turns its card after
+ *  the first round. A deal without a turned card (`trump_from` other than "turned") deals the
+ *  whole deck and has no stock. When what follows the turned card does not share out evenly
+ *  among the players (German 32 for three), its first cards are set aside unseen. */
 export function dealt(order, dealer, rules) {
   const n = rules.players;
   const hands = Array.from({ length: n }, () => []);
@@ -116,8 +121,18 @@ export function dealt(order, dealer, rules) {
       pos += size;
     }
   });
+  if ((rules.trump_from || "turned") !== "turned") return { hands, turned: null, aside: [], stock: [] };
   if (turned === null) turned = order[pos++];
-  return { hands, turned, stock: [...order.slice(pos), turned] };
+  const spare = (order.length - pos + 1) % n;
+  return { hands, turned, aside: order.slice(pos, pos + spare), stock: [...order.slice(pos + spare), turned] };
+}
+
+/** The dealer of the deal after one dealt by `dealer` that ended as `result` says: the next
+ *  seat, except that a four-hand deal everyone passed is dealt again by the same dealer when
+ *  the table plays `all_pass: "same_dealer"`. */
+export function nextDealer(dealer, result, rules) {
+  if (result.termination === "all_passed" && rules.all_pass === "same_dealer") return dealer;
+  return (dealer + 1) % rules.players;
 }
 
 /** What a seat that sent no contribution adds to the match seed. */

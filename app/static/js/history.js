@@ -6,7 +6,7 @@ import { call, me } from "./api.js";
 import { board, scoreboard } from "./board.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
-import { cardShort, lang, t } from "./i18n.js";
+import { cardShort, lang, seatName, seatNames, t } from "./i18n.js";
 import { dealSummary, endedDealTricks } from "./summary.js";
 
 export function historyPage(root) {
@@ -51,7 +51,7 @@ export function historyPage(root) {
       h(
         "div",
         { class: "match-main" },
-        h("strong", {}, t("vs", { a: mine.name, b: others.length ? others.map((p) => p.name).join(", ") : "?" })),
+        h("strong", {}, t("vs", { a: mine.name, b: others.length ? others.map((p) => seatName(p, m.players) || p.name).join(", ") : "?" })),
         h("small", {}, `${t(`variant_${m.variant}`)} · ${when}`),
       ),
       h("strong", { class: "match-score" }, [m.game_points[side], ...theirs].join(" : ")),
@@ -182,9 +182,7 @@ export function replayPage(root, matchId) {
   }
 
   function names() {
-    const out = [];
-    for (const p of replay.players) out[p.seat] = p.name;
-    return out;
+    return seatNames(replay.players);
   }
 
   // The match's record says how its analysis stands; the advice is fetched once it is done,

@@ -56,6 +56,7 @@ const STRINGS = {
     bot_level_hard: "Hard",
     bot_level_expert: "Expert",
     bot_name: "Computer ({level})",
+    bot_name_numbered: "Computer {n} ({level})",
     open_tables: "Open tables",
     live_tables: "Live tables",
     no_open_tables: "No table is waiting. Create one!",
@@ -79,6 +80,8 @@ const STRINGS = {
     their_turn: "{name} to play",
     watching: "watching",
     you: "you",
+    your_partner: "your partner",
+    you_and_partner: "you & {partner}",
     stock: "Stock",
     stock_left: "{n} cards in the stock",
     stock_closed: "Closed",
@@ -366,7 +369,7 @@ const STRINGS = {
     hints_done: "Got it",
     verify_link: "Verify this match",
     verify_title: "Verify this match",
-    verify_intro: "Every deal is re-dealt here, in your browser, from the seeds published after the match, following docs/fairness.md. Each column is one check: the deal seed comes from the match seed, its SHA-256 is the commitment published when the deal started (and the one this browser saw then, if it was here), the dealer, both hands, the turned trump card and every card drawn are what the seed gives, and every card played was in its player's hand.",
+    verify_intro: "Every deal is re-dealt here, in your browser, from the seeds published after the match, following docs/fairness.md. Each column is one check: the deal seed comes from the match seed, its SHA-256 is the commitment published when the deal started (and the one this browser saw then, if it was here), the dealer, every hand, the trump (the turned card, the dealer's last card, or none until the first lead, as the game has it) and every card drawn are what the seed gives, and every card played was in its player's hand.",
     verify_ok: "Every check passed: these deals are exactly the ones the published seeds give.",
     verify_bad: "Some checks failed: the record does not match its seeds.",
     verify_seed: "Seed",
@@ -374,7 +377,7 @@ const STRINGS = {
     verify_seen: "Seen live",
     verify_dealer: "Dealer",
     verify_hands: "Hands",
-    verify_trump: "Trump card",
+    verify_trump: "Trump",
     verify_draws: "Draws",
     verify_plays: "Plays",
     verify_not_seen: "This browser did not watch this deal start",
@@ -450,6 +453,7 @@ const STRINGS = {
     bot_level_hard: "Schwer",
     bot_level_expert: "Experte",
     bot_name: "Computer ({level})",
+    bot_name_numbered: "Computer {n} ({level})",
     open_tables: "Offene Tische",
     live_tables: "Laufende Partien",
     no_open_tables: "Kein Tisch wartet. Erstelle einen!",
@@ -473,6 +477,8 @@ const STRINGS = {
     their_turn: "{name} ist dran",
     watching: "Zuschauer",
     you: "du",
+    your_partner: "dein Partner",
+    you_and_partner: "du & {partner}",
     stock: "Talon",
     stock_left: "{n} Karten im Talon",
     stock_closed: "Zugedreht",
@@ -760,7 +766,7 @@ const STRINGS = {
     hints_done: "Verstanden",
     verify_link: "Diese Partie prüfen",
     verify_title: "Diese Partie prüfen",
-    verify_intro: "Jedes Spiel wird hier in deinem Browser neu gegeben, aus den nach der Partie veröffentlichten Seeds, wie docs/fairness.md es beschreibt. Jede Spalte ist eine Prüfung: Der Seed des Spiels folgt aus dem Seed der Partie, sein SHA-256 ist die beim Geben veröffentlichte Festlegung (und die, die dieser Browser damals gesehen hat, falls er dabei war), Geber, beide Hände, die Trumpfkarte und jede gezogene Karte sind die, die der Seed ergibt, und jede gespielte Karte war in der Hand ihres Spielers.",
+    verify_intro: "Jedes Spiel wird hier in deinem Browser neu gegeben, aus den nach der Partie veröffentlichten Seeds, wie docs/fairness.md es beschreibt. Jede Spalte ist eine Prüfung: Der Seed des Spiels folgt aus dem Seed der Partie, sein SHA-256 ist die beim Geben veröffentlichte Festlegung (und die, die dieser Browser damals gesehen hat, falls er dabei war), Geber, alle Hände, der Trumpf (die aufgedeckte Karte, die letzte Karte des Gebers oder bis zum ersten Ausspiel keiner, wie das Spiel es will) und jede gezogene Karte sind die, die der Seed ergibt, und jede gespielte Karte war in der Hand ihres Spielers.",
     verify_ok: "Alle Prüfungen bestanden: Diese Spiele sind genau die, die die veröffentlichten Seeds ergeben.",
     verify_bad: "Einige Prüfungen sind fehlgeschlagen: Die Aufzeichnung passt nicht zu ihren Seeds.",
     verify_seed: "Seed",
@@ -844,6 +850,7 @@ const STRINGS = {
     bot_level_hard: "Trudny",
     bot_level_expert: "Ekspert",
     bot_name: "Komputer ({level})",
+    bot_name_numbered: "Komputer {n} ({level})",
     open_tables: "Wolne stoły",
     live_tables: "Trwające gry",
     no_open_tables: "Żaden stół nie czeka. Utwórz własny!",
@@ -867,6 +874,8 @@ const STRINGS = {
     their_turn: "Ruch: {name}",
     watching: "oglądasz",
     you: "ty",
+    your_partner: "twój partner",
+    you_and_partner: "ty & {partner}",
     stock: "Talia",
     stock_left: "{n} kart w talii",
     stock_closed: "Zamknięta",
@@ -1154,7 +1163,7 @@ const STRINGS = {
     hints_done: "Rozumiem",
     verify_link: "Sprawdź tę partię",
     verify_title: "Sprawdź tę partię",
-    verify_intro: "Każde rozdanie jest tu rozdawane od nowa, w twojej przeglądarce, z ziaren opublikowanych po partii, zgodnie z docs/fairness.md. Każda kolumna to jedno sprawdzenie: ziarno rozdania wynika z ziarna partii, jego SHA-256 to zobowiązanie opublikowane na początku rozdania (i to, które ta przeglądarka wtedy widziała, jeśli tu była), rozdający, obie ręce, odkryty atut i każda dobrana karta są takie, jak daje ziarno, a każda zagrana karta była w ręce gracza.",
+    verify_intro: "Każde rozdanie jest tu rozdawane od nowa, w twojej przeglądarce, z ziaren opublikowanych po partii, zgodnie z docs/fairness.md. Każda kolumna to jedno sprawdzenie: ziarno rozdania wynika z ziarna partii, jego SHA-256 to zobowiązanie opublikowane na początku rozdania (i to, które ta przeglądarka wtedy widziała, jeśli tu była), rozdający, wszystkie ręce, atut (odkryta karta, ostatnia karta rozdającego albo żaden do pierwszego wyjścia, zależnie od gry) i każda dobrana karta są takie, jak daje ziarno, a każda zagrana karta była w ręce gracza.",
     verify_ok: "Wszystkie sprawdzenia udane: te rozdania są dokładnie takie, jak dają opublikowane ziarna.",
     verify_bad: "Niektóre sprawdzenia nie powiodły się: zapis nie zgadza się z ziarnami.",
     verify_seed: "Ziarno",
@@ -1238,6 +1247,7 @@ const STRINGS = {
     bot_level_hard: "Difficile",
     bot_level_expert: "Esperto",
     bot_name: "Computer ({level})",
+    bot_name_numbered: "Computer {n} ({level})",
     open_tables: "Tavoli aperti",
     live_tables: "Partite in corso",
     no_open_tables: "Nessun tavolo in attesa. Creane uno!",
@@ -1261,6 +1271,8 @@ const STRINGS = {
     their_turn: "Tocca a {name}",
     watching: "spettatore",
     you: "tu",
+    your_partner: "il tuo compagno",
+    you_and_partner: "tu & {partner}",
     stock: "Tallone",
     stock_left: "{n} carte nel tallone",
     stock_closed: "Chiuso",
@@ -1548,7 +1560,7 @@ const STRINGS = {
     hints_done: "Capito",
     verify_link: "Verifica questa partita",
     verify_title: "Verifica questa partita",
-    verify_intro: "Ogni mano viene ridistribuita qui, nel tuo browser, dai semi pubblicati dopo la partita, come descrive docs/fairness.md. Ogni colonna è una verifica: il seme della mano deriva dal seme della partita, il suo SHA-256 è l'impegno pubblicato all'inizio della mano (e quello che questo browser ha visto allora, se c'era), il mazziere, le due mani, la briscola scoperta e ogni carta pescata sono quelli che dà il seme, e ogni carta giocata era nella mano del suo giocatore.",
+    verify_intro: "Ogni mano viene ridistribuita qui, nel tuo browser, dai semi pubblicati dopo la partita, come descrive docs/fairness.md. Ogni colonna è una verifica: il seme della mano deriva dal seme della partita, il suo SHA-256 è l'impegno pubblicato all'inizio della mano (e quello che questo browser ha visto allora, se c'era), il mazziere, tutte le mani, la briscola (la carta scoperta, l'ultima carta del mazziere o nessuna fino alla prima giocata, secondo il gioco) e ogni carta pescata sono quelli che dà il seme, e ogni carta giocata era nella mano del suo giocatore.",
     verify_ok: "Tutte le verifiche superate: queste mani sono esattamente quelle che danno i semi pubblicati.",
     verify_bad: "Alcune verifiche non sono riuscite: la registrazione non corrisponde ai suoi semi.",
     verify_seed: "Seme",
@@ -1632,6 +1644,7 @@ const STRINGS = {
     bot_level_hard: "Difícil",
     bot_level_expert: "Experto",
     bot_name: "Ordenador ({level})",
+    bot_name_numbered: "Ordenador {n} ({level})",
     open_tables: "Mesas abiertas",
     live_tables: "Partidas en juego",
     no_open_tables: "Ninguna mesa espera. ¡Crea una!",
@@ -1655,6 +1668,8 @@ const STRINGS = {
     their_turn: "Le toca a {name}",
     watching: "mirando",
     you: "tú",
+    your_partner: "tu compañero",
+    you_and_partner: "tú & {partner}",
     stock: "Mazo",
     stock_left: "{n} cartas en el mazo",
     stock_closed: "Cerrado",
@@ -1942,7 +1957,7 @@ const STRINGS = {
     hints_done: "Entendido",
     verify_link: "Verificar esta partida",
     verify_title: "Verificar esta partida",
-    verify_intro: "Cada mano se vuelve a repartir aquí, en tu navegador, a partir de las semillas publicadas tras la partida, como describe docs/fairness.md. Cada columna es una comprobación: la semilla de la mano sale de la semilla de la partida, su SHA-256 es el compromiso publicado al empezar la mano (y el que vio este navegador entonces, si estaba), el que reparte, las dos manos, la carta de triunfo y cada carta robada son las que da la semilla, y cada carta jugada estaba en la mano de su jugador.",
+    verify_intro: "Cada mano se vuelve a repartir aquí, en tu navegador, a partir de las semillas publicadas tras la partida, como describe docs/fairness.md. Cada columna es una comprobación: la semilla de la mano sale de la semilla de la partida, su SHA-256 es el compromiso publicado al empezar la mano (y el que vio este navegador entonces, si estaba), el que reparte, todas las manos, el triunfo (la carta vuelta, la última carta del que reparte o ninguno hasta la primera salida, según el juego) y cada carta robada son las que da la semilla, y cada carta jugada estaba en la mano de su jugador.",
     verify_ok: "Todas las comprobaciones correctas: estas manos son exactamente las que dan las semillas publicadas.",
     verify_bad: "Algunas comprobaciones fallaron: el registro no coincide con sus semillas.",
     verify_seed: "Semilla",
@@ -2021,13 +2036,29 @@ export function t(key, params = {}) {
 }
 
 /** A seat's name as shown: a computer player's in this language, with its strength. */
-export function seatName(seat) {
+const botLevel = (seat) => {
+  const level = seat && seat.player_id && seat.player_id.startsWith("bot.") ? seat.player_id.split(".")[1] : null;
+  return level && STRINGS.en[`bot_level_${level}`] ? level : null;
+};
+
+/** The name a seat ({player_id, name}) shows: a person's own, a computer player's in the
+ *  reader's language ("Computer (Medium)"). With `seats`, every seat of its table, a computer
+ *  among several is numbered in seat order ("Computer 2 (Medium)"), so each can be told apart. */
+export function seatName(seat, seats = null) {
   if (!seat || !seat.player_id) return null;
-  const level = seat.player_id.startsWith("bot.") ? seat.player_id.split(".")[1] : null;
-  if (level && STRINGS.en[`bot_level_${level}`]) {
-    return t("bot_name", { level: t(`bot_level_${level}`) });
-  }
-  return seat.name;
+  const level = botLevel(seat);
+  if (!level) return seat.name;
+  const computers = (seats || []).filter((s) => botLevel(s)).map((s) => s.player_id);
+  if (computers.length < 2) return t("bot_name", { level: t(`bot_level_${level}`) });
+  return t("bot_name_numbered", { n: computers.indexOf(seat.player_id) + 1, level: t(`bot_level_${level}`) });
+}
+
+/** Every seat's name, by seat number, from a table's seats or a match's players
+ *  ([{seat, player_id, name}]): computers numbered when there are several (`seatName`). */
+export function seatNames(seats) {
+  const out = [];
+  for (const [i, s] of (seats || []).entries()) out[s && s.seat !== undefined ? s.seat : i] = seatName(s, seats);
+  return out;
 }
 
 export function rankLetter(rank) {

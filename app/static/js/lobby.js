@@ -5,7 +5,7 @@ import { cardElement } from "./cards.js";
 import { clockLabel } from "./clock.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
-import { seatName, t } from "./i18n.js";
+import { seatNames, t } from "./i18n.js";
 import { onlineCount } from "./online.js";
 import { contribute } from "./verify.js";
 
@@ -231,7 +231,7 @@ export function lobbyPage(root, navigate) {
   }
 
   function tableRow(table, kind) {
-    const names = table.seats.map(seatName).filter(Boolean);
+    const names = seatNames(table.seats).filter(Boolean);
     const mine = me();
     const seated = mine && table.seats.some((s) => s.player_id === mine.id);
     const title =
@@ -258,15 +258,17 @@ export function lobbyPage(root, navigate) {
 
   /** One of the player's own tables: who sits there, whose move it is, and the way back. */
   function yourRow(table) {
-    const others = table.seats.filter((s) => s.seat !== table.seat).map(seatName).filter(Boolean);
-    const yourMove = table.to_move === table.seat;
-    const state =
-      table.status === "open"
+    const named = seatNames(table.seats);
+    const others = table.seats.filter((s) => s.seat !== table.seat).map((s) => named[s.seat]).filter(Boolean);
+    const yourMove = table.to_move === table.seat && !table.taken_over;
+    const state = table.taken_over
+      ? t("taken_over_yours")
+      : table.status === "open"
         ? t("waiting_for_players")
         : yourMove
           ? t("your_move")
           : table.to_move !== null
-            ? t("their_turn", { name: seatName(table.seats[table.to_move]) || "?" })
+            ? t("their_turn", { name: named[table.to_move] || "?" })
             : null;
     return h(
       "li",
@@ -277,7 +279,7 @@ export function lobbyPage(root, navigate) {
         h("strong", {}, others.length ? others.join(" · ") : t(`variant_${table.variant}`)),
         h("small", {}, [t(`variant_${table.variant}`), state].filter(Boolean).join(" · ")),
       ),
-      h("a", { class: `button small${yourMove ? " primary" : ""}`, href: `/t/${table.id}`, "data-link": true }, t("open_table")),
+      h("a", { class: `button small${yourMove || table.taken_over ? " primary" : ""}`, href: `/t/${table.id}`, "data-link": true }, t(table.taken_over ? "reclaim_seat" : "open_table")),
     );
   }
 

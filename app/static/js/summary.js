@@ -29,12 +29,22 @@ const TERMINATION_WHY = {
 export function why(r, names, rules, sides = names) {
   const winner = sides[r.winner];
   const closer = r.closed_by !== null && r.closed_by !== undefined ? names[r.closed_by] : winner;
-  const who = r.termination === "resign" ? names[r.resigned] : winner;
+  const claimer = claimant(r, names, sides);
+  const who = r.termination === "resign" ? names[r.resigned] : r.termination === "claim" || r.termination === "wrong_claim" ? claimer : winner;
   const bid = r.bid ? { bidder: names[r.bid.seat], level: r.bid.level } : {};
   const key = r.termination === "last_trick" && r.played_out ? "why_last_trick" : TERMINATION_WHY[r.termination];
   const lines = [t(key || "why_reached_66", { name: who, closer, ...bid })];
   lines.push(...valueLines(r, sides, rules, closer));
   return lines.join(" ");
+}
+
+/** Who claimed 66 in a deal ended by a claim: the result's `claimed` seat. A result stored
+ *  before it was recorded names only the winner: the claimer of a right claim won; with two
+ *  sides a wrong claim's claimer is the other side; otherwise it cannot be told ("?"). */
+function claimant(r, names, sides) {
+  if (r.claimed !== undefined && r.claimed !== null) return names[r.claimed] || "?";
+  if (r.termination === "claim") return sides[r.winner];
+  return sides.length === 2 ? sides[1 - r.winner] : "?";
 }
 
 function valueLines(r, names, rules, closer) {

@@ -3,13 +3,13 @@
 // buttons it offers are exactly the `legal` actions the server sent to this seat.
 
 import { ApiError, call, identify, me } from "./api.js";
-import { board, scoreboard, seatPosition, sideNames } from "./board.js";
+import { board, partnerOf, scoreboard, seatPosition, sideNames } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
 import { chatPanel } from "./chat.js";
 import { clockStrip, received, secondsOf, takeoverNotice, tick } from "./clock.js";
 import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
-import { cardName, cardShort, seatName, t } from "./i18n.js";
+import { cardName, cardShort, seatNames, t } from "./i18n.js";
 import { SeatPresence } from "./presence.js";
 import { fold } from "./reducer.js";
 import { rematchFrom, rematchParts, secondsLeft } from "./rematch.js";
@@ -54,7 +54,7 @@ export function tablePage(root, tableId, navigate) {
   let rematchTimer = null; // counts a standing offer's seconds down
   const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
 
-  const names = () => (state.table ? state.table.seats.map(seatName) : []);
+  const names = () => (state.table ? seatNames(state.table.seats) : []);
   // Game points, deal and match results count sides: a seat, or two partners together.
   const sides = () => (state.view ? sideNames(state.view, names()) : names());
   const seated = () => state.seat !== null && state.seat !== undefined;
@@ -890,7 +890,9 @@ export function tablePage(root, tableId, navigate) {
 
   // The calls so far and the bid that stands, for everyone at the table.
   function biddingHistory(v) {
-    const n = names();
+    // Who is who among the callers: the viewer, and at four the viewer's partner.
+    const partner = partnerOf(v, v.seat);
+    const n = names().map((name, seat) => (seat === v.seat ? `${name} (${t("you")})` : seat === partner ? `${name} (${t("your_partner")})` : name));
     const high = v.high_bid;
     return h(
       "section",

@@ -11,7 +11,7 @@ import { call } from "./api.js";
 import { h, mount } from "./dom.js";
 import { failure } from "./errors.js";
 import { t } from "./i18n.js";
-import { MISSING, botContribution, commitment, dealSeed, dealt, firstDealer, matchSeed, randomContribution, shuffled } from "./fairness.js";
+import { MISSING, botContribution, commitment, dealSeed, dealt, firstDealer, matchSeed, nextDealer, randomContribution, shuffled } from "./fairness.js";
 
 const SEEN = "talon.commitments";
 const SENT = "talon.contributions";
@@ -87,18 +87,20 @@ function seenCommitments(matchId) {
 
 const sorted = (cards) => [...cards].sort().join(" ");
 
-/** What the published record says about each deal: its start, its draws, its plays. */
+/** What the published record says about each deal: its start (hands, the turned card, the
+ *  trump suit, the cards shown), its draws, its plays. */
 function record(replay) {
   const deals = {};
   const first = replay.steps[0];
-  deals[1] = { hands: first.hands, trump: first.view.trump_card, published: first.view.commitment, dealer: first.view.dealer, draws: [], plays: [], exchanges: [] };
+  const start = (hands, e) => ({ hands, trump: e.trump_card ?? null, suit: e.trump ?? null, shown: e.shown || [], published: e.commitment, dealer: e.dealer, draws: [], plays: [], exchanges: [] });
+  deals[1] = start(first.hands, first.view);
   let current = 1;
   let before = first.hands;
   for (const step of replay.steps.slice(1)) {
     for (const e of step.events) {
       if (e.type === "deal_started") {
         current = e.deal_no;
-        deals[current] = { hands: step.hands, trump: e.trump_card, published: e.commitment, dealer: e.dealer, draws: [], plays: [], exchanges: [] };
+        deals[current] = start(step.hands, e);
       } else if (e.type === "card_drawn") {
         deals[current].draws.push(e.card);
       } else if (e.type === "exchange") {
@@ -123,12 +125,20 @@ async function wholeReplay(matchId) {
   return replay;
 }
 
-/** The turned trump card as published against the re-dealt cards (and the card an exchange
- *  took); null without a turned card (three-hand names trump by the dealer's last card, which
- *  the hands check covers; four-hand by the first card led). */
-function trumpCheck(rules, table, p) {
-  if (rules.trump_from !== "turned") return null;
-  return table.turned === p.trump && (!p.exchanges.length || p.exchanges[0].took === table.turned);
+/** Whether a deal's trump was fixed as its rules say: the card turned under the stock (and the
+ *  first exchange took that card), the dealer's last card shown to all (no stock), or nothing
+ *  yet (four-hand: the first card led after the bidding names the trump). */
+function trumpCheck(rules, table, p, dealer) {
+  const how = rules.trump_from || "turned";
+  if (how === "turned") {
+    return table.turned === p.trump && p.suit === table.turned.slice(-1) && (!p.exchanges.length || p.exchanges[0].took === table.turned);
+  }
+  if (how === "dealer_last") {
+    const last = table.hands[dealer][table.hands[dealer].length - 1];
+    const shown = p.shown.length === 1 && p.shown[0].seat === dealer && p.shown[0].card === last;
+    return p.trump === null && shown && p.suit === last.slice(-1);
+  }
+  return p.trump === null && p.suit === null;
 }
 
 /** Every check of every deal: [{deal_no, order, checks: {name: true/false/null}}]. */
@@ -142,7 +152,7 @@ export function verifyMatch(replay) {
     const seed = dealSeed(replay.seed, k);
     const order = shuffled(rules.deck, seed);
     const table = dealt(order, dealer, rules);
-    const p = published[k] || { hands: [], draws: [], plays: [], exchanges: [] };
+    const p = published[k] || { hands: [], trump: null, suit: null, shown: [], draws: [], plays: [], exchanges: [] };
     // An exchange puts the trump nine (or jack) under the stock in place of the turned card:
     // the first one takes the turned card, and the stock's last card is the last one given.
     const stock = [...table.stock];
@@ -152,12 +162,12 @@ export function verifyMatch(replay) {
       commitment: commitment(result.seed) === result.commitment && result.commitment === p.published,
       seen: seen[k] ? seen[k] === result.commitment : null,
       dealer: dealer === result.dealer && dealer === p.dealer,
-      hands: table.hands.every((hand, seat) => sorted(hand) === sorted(p.hands[seat] || [])),
-      trump: trumpCheck(rules, table, p),
-      draws: p.draws.every((card, i) => card === stock[i]),
+      hands: p.hands.length === rules.players && table.hands.every((hand, seat) => sorted(hand) === sorted(p.hands[seat] || [])),
+      trump: trumpCheck(rules, table, p, dealer),
+      draws: p.draws.length <= stock.length && p.draws.every((card, i) => card === stock[i]),
       plays: p.plays.every((play) => play.held),
     };
-    dealer = (dealer + 1) % rules.players;
+    dealer = nextDealer(dealer, result, rules);
     return { deal_no: k, order, checks };
   });
 }
