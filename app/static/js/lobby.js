@@ -13,8 +13,9 @@ const REFRESH_MS = 5000;
 // The house rules the create form offers, when the chosen game lets a table change them.
 const FORM_OPTIONS = ["players", "target", "claim", "close_fail"];
 const TARGETS = [7, 10];
-// The rules page explains each house rule the form offers (its label links there).
-const RULE_ANCHORS = { variant: "variants", target: "option-target", claim: "option-claim", close_fail: "option-close_fail" };
+// The rules page explains each house rule the form offers (its label links there), and each
+// game in a section named after it.
+const RULE_ANCHORS = { players: "option-players", target: "option-target", claim: "option-claim", close_fail: "option-close_fail" };
 
 export function lobbyPage(root, navigate) {
   let open = null;
@@ -143,7 +144,7 @@ export function lobbyPage(root, navigate) {
   }
 
   function select(name, values, onchange = (value) => { form[name] = value; }) {
-    const anchor = RULE_ANCHORS[name];
+    const anchor = name === "variant" ? form.variant : RULE_ANCHORS[name];
     return h(
       "label",
       { class: "field" },

@@ -10,6 +10,7 @@ import { clockStrip, received, secondsOf, takeoverNotice, tick } from "./clock.j
 import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
+import "./i18n-rules.js";
 import { SeatPresence } from "./presence.js";
 import { fold } from "./reducer.js";
 import { rematchFrom, rematchParts, secondsLeft } from "./rematch.js";
@@ -819,24 +820,46 @@ export function tablePage(root, tableId, navigate) {
     );
   }
 
-  // A first game's hints, until the player says they have read them (remembered in this browser).
+  // A first game's hints at each game, until the player says they have read them (remembered in
+  // this browser for each kind of game: reading the two-player hints leaves the three- and
+  // four-player ones to come).
   const HINTS_SEEN = "talon.hintsSeen";
 
+  /** The hints for a game with these rules (the view's `rules`) and its rules page anchor. */
+  function hintsFor(variant, rules) {
+    const keys = ["hint_cards"];
+    if (rules.trump_from === "dealer_last") keys.push("hint_trump_dealer_last");
+    else if (rules.trump_from === "first_led") keys.push("hint_trump_first_led");
+    else keys.push("hint_trump");
+    if (rules.bidding) keys.push("hint_marriage", "hint_goal_bidding");
+    else if (rules.played_out === "redeal" && rules.players === 3) keys.push("hint_marriage", "hint_goal_three_hand");
+    else keys.push("hint_marriage", "hint_goal");
+    if (rules.players === 3 && rules.trump_from === "turned") keys.push("hint_set_aside");
+    if (rules.deck === 48) keys.push("hint_twins");
+    if (rules.partners && !rules.bidding) keys.push("hint_partners");
+    const kind = rules.players === 2 ? "" : `.${variant}.${rules.players}${rules.partners ? ".partners" : ""}`;
+    return { keys, seen: HINTS_SEEN + kind };
+  }
+
   function hints() {
-    if (localStorage.getItem(HINTS_SEEN) === "1") return null;
+    const rules = state.view?.rules;
+    const variant = state.table?.variant;
+    if (!rules || !variant) return null;
+    const { keys, seen } = hintsFor(variant, rules);
+    if (localStorage.getItem(seen) === "1") return null;
     const done = () => {
-      localStorage.setItem(HINTS_SEEN, "1");
+      localStorage.setItem(seen, "1");
       render();
     };
     return h(
       "section",
-      { class: "hints", "aria-labelledby": "hints-title", "data-testid": "hints" },
+      { class: "hints", "aria-labelledby": "hints-title", "data-testid": "hints", dataset: { variant } },
       h("h2", { id: "hints-title" }, t("hints_title")),
       h(
         "ul",
         {},
-        ["hint_cards", "hint_trump", "hint_marriage", "hint_goal"].map((key) => h("li", {}, t(key))),
-        h("li", {}, h("a", { href: "/rules", "data-link": true }, t("hint_rules"))),
+        keys.map((key) => h("li", {}, t(key))),
+        h("li", {}, h("a", { href: `/rules#${variant}`, "data-link": true }, t("hint_rules"))),
       ),
       h("button", { class: "button small", type: "button", "data-action": "hints-done", onclick: done }, t("hints_done")),
     );
