@@ -11,6 +11,7 @@ import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatName, t } from "./i18n.js";
 import "./i18n-rules.js";
+import "./i18n-tables.js";
 import { SeatPresence } from "./presence.js";
 import { fold } from "./reducer.js";
 import { rematchFrom, rematchParts, secondsLeft } from "./rematch.js";
@@ -205,7 +206,7 @@ export function tablePage(root, tableId, navigate) {
     const who = (seat) => names()[seat] || "?";
     if (e.type === "card_played") return t("sr_played", { name: who(e.seat), card: cardName(e.card) });
     if (e.type === "trick_won") return t("sr_trick_won", { name: who(e.seat), points: e.points });
-    if (e.type === "deal_started") return t("ann_deal", { n: e.deal_no, name: who(e.dealer), suit: t(`suit_${e.trump}`) });
+    if (e.type === "deal_started") return dealTitle(e.deal_no, who(e.dealer), e.trump);
     if (e.type === "deal_over") return t("wins_deal", { name: sides()[e.result.winner] || "?" });
     return describe(e);
   }
@@ -865,6 +866,12 @@ export function tablePage(root, tableId, navigate) {
     );
   }
 
+  // "Deal 2: Anna deals, trump is hearts", or, until the first card led names it (four-hand),
+  // that trump is not named yet.
+  function dealTitle(n, name, trump) {
+    return trump ? t("ann_deal", { n, name, suit: t(`suit_${trump}`) }) : t("ann_deal_no_trump", { n, name });
+  }
+
   function dealLog(v) {
     const n = names();
     const s = sides();
@@ -873,7 +880,7 @@ export function tablePage(root, tableId, navigate) {
     return h(
       "section",
       { class: "deal-log", "aria-labelledby": "log-title" },
-      h("h2", { id: "log-title", class: "log-title" }, suitIcon(v.trump), " ", t("ann_deal", { n: v.deal_no, name: n[v.dealer] || "?", suit: t(`suit_${v.trump}`) })),
+      h("h2", { id: "log-title", class: "log-title" }, v.trump ? [suitIcon(v.trump), " "] : null, dealTitle(v.deal_no, n[v.dealer] || "?", v.trump)),
       h(
         "ol",
         { class: "announcements", "aria-label": t("log_label", { n: v.deal_no }), "data-deal": String(state.log.deal) },
@@ -884,7 +891,7 @@ export function tablePage(root, tableId, navigate) {
             "details",
             { class: "earlier-deals" },
             h("summary", {}, t("earlier_deals")),
-            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, suitIcon(r.trump), " ", t("log_result", { n: r.deal_no, name: r.winner === null || r.winner === undefined ? "—" : s[r.winner] || "?", points: points(r) })))),
+            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, r.trump ? [suitIcon(r.trump), " "] : null, t("log_result", { n: r.deal_no, name: r.winner === null || r.winner === undefined ? "—" : s[r.winner] || "?", points: points(r) })))),
           )
         : null,
     );
