@@ -8,6 +8,7 @@ import { call, me, remember } from "./api.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import "./i18n-accounts.js";
+import "./i18n-tables.js";
 import { lang, seatName, t } from "./i18n.js";
 import { addPasskey, passkeysOffered, signInWithPasskey } from "./passkeys.js";
 
@@ -354,7 +355,7 @@ export function leaderboardPage(root) {
   }
 
   function table() {
-    if (!rows.length) return h("p", { class: "muted" }, t("leaderboard_empty", { n: minimum ?? "…" }));
+    if (!rows.length) return h("p", { class: "muted" }, (minimum === 1 ? t("leaderboard_empty_one") : t("leaderboard_empty", { n: minimum ?? "…" })));
     return h(
       "table",
       { class: "leaderboard" },
@@ -390,7 +391,7 @@ export function leaderboardPage(root) {
             h("button", { class: `button small ${family === game ? "primary" : "ghost"}`, type: "button", role: "tab", "aria-selected": family === game ? "true" : "false", onclick: () => { game = family; next = null; load(); } }, t(`family_${family}`)),
           ),
         ),
-        minimum !== null ? h("p", { class: "muted" }, t("leaderboard_rule", { n: minimum })) : null,
+        minimum !== null ? h("p", { class: "muted" }, (minimum === 1 ? t("leaderboard_rule_one") : t("leaderboard_rule", { n: minimum }))) : null,
         table(),
         next ? h("button", { class: "button small", type: "button", onclick: () => load(true) }, t("more")) : null,
       ),

@@ -6,17 +6,42 @@ import { addStrings } from "./i18n.js";
 addStrings({
   en: {
     ann_deal_no_trump: "Deal {n}: {name} deals, trump not named yet",
+    match_winner_resigned: "{loser} resigned: {name} wins the match.",
+    analysis_close: "Close to the best",
+    replay_title_many: "Replay: {names}",
+    leaderboard_empty_one: "Nobody has played a rated match in this game yet.",
+    leaderboard_rule_one: "Players with at least one rated match.",
   },
   de: {
     ann_deal_no_trump: "Spiel {n}: {name} gibt, Trumpf noch nicht bestimmt",
+    match_winner_resigned: "{loser} hat aufgegeben: {name} gewinnt die Partie.",
+    analysis_close: "Fast der beste Zug",
+    replay_title_many: "Wiederholung: {names}",
+    leaderboard_empty_one: "Noch niemand hat eine gewertete Partie in diesem Spiel gespielt.",
+    leaderboard_rule_one: "Spieler mit mindestens einer gewerteten Partie.",
   },
   pl: {
     ann_deal_no_trump: "Rozdanie {n}: rozdaje {name}, atut jeszcze nieznany",
+    match_winner_resigned: "{loser} poddaje partię: wygrywa {name}.",
+    analysis_close: "Prawie najlepszy ruch",
+    replay_title_many: "Powtórka: {names}",
+    leaderboard_empty_one: "Nikt jeszcze nie rozegrał partii rankingowej w tej grze.",
+    leaderboard_rule_one: "Gracze z co najmniej jedną partią rankingową.",
   },
   it: {
     ann_deal_no_trump: "Mano {n}: distribuisce {name}, briscola non ancora scelta",
+    match_winner_resigned: "{loser} ha abbandonato: {name} vince la partita.",
+    analysis_close: "Quasi la mossa migliore",
+    replay_title_many: "Replay: {names}",
+    leaderboard_empty_one: "Nessuno ha ancora giocato una partita valida per la classifica in questo gioco.",
+    leaderboard_rule_one: "Giocatori con almeno una partita valida.",
   },
   es: {
     ann_deal_no_trump: "Mano {n}: reparte {name}, triunfo aún sin elegir",
+    match_winner_resigned: "{loser} abandonó: {name} gana la partida.",
+    analysis_close: "Casi la mejor jugada",
+    replay_title_many: "Repetición: {names}",
+    leaderboard_empty_one: "Nadie ha jugado todavía una partida puntuable en este juego.",
+    leaderboard_rule_one: "Jugadores con al menos una partida puntuable.",
   },
 });

@@ -1001,9 +1001,15 @@ export function tablePage(root, tableId, navigate) {
     const w = v.match_winner;
     const gp = v.game_points;
     const others = gp.filter((_, seat) => seat !== w);
+    // A resignation decides the match whatever the score (which may still be 0:0).
+    const last = v.deal_results.at(-1);
+    const line =
+      last && last.termination === "resign" && last.resigned !== null && last.resigned !== undefined
+        ? t("match_winner_resigned", { name: n[w], loser: names()[last.resigned] || "?" })
+        : t("match_winner", { name: n[w], a: gp[w], b: others.join(":") });
     return [
       h("h2", { id: "dialog-title", class: "match-title" }, t("match_over")),
-      h("p", { class: "winner-line big", "data-testid": "match-winner" }, t("match_winner", { name: n[w], a: gp[w], b: others.join(":") })),
+      h("p", { class: "winner-line big", "data-testid": "match-winner" }, line),
     ];
   }
 
