@@ -24,7 +24,7 @@ class Settings(BaseSettings):
     allowed_origins: list[str] = Field(
         default_factory=lambda: ["http://127.0.0.1:8000", "http://localhost:8000"]
     )
-    public_url: str = "http://127.0.0.1:8000"
+    public_url: str = "http://localhost:8000"
     log_level: str = "info"
     # "json": one JSON object per line (app/logs.py); "text" for reading by eye; "auto": text
     # when standard error is a terminal, else JSON.
