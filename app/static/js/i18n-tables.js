@@ -11,6 +11,8 @@ addStrings({
     replay_title_many: "Replay: {names}",
     leaderboard_empty_one: "Nobody has played a rated match in this game yet.",
     leaderboard_rule_one: "Players with at least one rated match.",
+    passkeys_numeric: "Passkeys work only at a site's name: browsers refuse them at a numeric address such as {host}.",
+    passkeys_open_named: "Open this page at {url} to use them.",
   },
   de: {
     ann_deal_no_trump: "Spiel {n}: {name} gibt, Trumpf noch nicht bestimmt",
@@ -19,6 +21,8 @@ addStrings({
     replay_title_many: "Wiederholung: {names}",
     leaderboard_empty_one: "Noch niemand hat eine gewertete Partie in diesem Spiel gespielt.",
     leaderboard_rule_one: "Spieler mit mindestens einer gewerteten Partie.",
+    passkeys_numeric: "Passkeys gehen nur unter dem Namen einer Seite: An einer Zahlenadresse wie {host} lehnen Browser sie ab.",
+    passkeys_open_named: "Öffne diese Seite unter {url}, um sie zu nutzen.",
   },
   pl: {
     ann_deal_no_trump: "Rozdanie {n}: rozdaje {name}, atut jeszcze nieznany",
@@ -27,6 +31,8 @@ addStrings({
     replay_title_many: "Powtórka: {names}",
     leaderboard_empty_one: "Nikt jeszcze nie rozegrał partii rankingowej w tej grze.",
     leaderboard_rule_one: "Gracze z co najmniej jedną partią rankingową.",
+    passkeys_numeric: "Klucze dostępu działają tylko pod nazwą strony: przeglądarki odrzucają je pod adresem liczbowym, takim jak {host}.",
+    passkeys_open_named: "Otwórz tę stronę pod {url}, aby ich użyć.",
   },
   it: {
     ann_deal_no_trump: "Mano {n}: distribuisce {name}, briscola non ancora scelta",
@@ -35,6 +41,8 @@ addStrings({
     replay_title_many: "Replay: {names}",
     leaderboard_empty_one: "Nessuno ha ancora giocato una partita valida per la classifica in questo gioco.",
     leaderboard_rule_one: "Giocatori con almeno una partita valida.",
+    passkeys_numeric: "Le passkey funzionano solo con il nome di un sito: i browser le rifiutano a un indirizzo numerico come {host}.",
+    passkeys_open_named: "Apri questa pagina a {url} per usarle.",
   },
   es: {
     ann_deal_no_trump: "Mano {n}: reparte {name}, triunfo aún sin elegir",
@@ -43,5 +51,7 @@ addStrings({
     replay_title_many: "Repetición: {names}",
     leaderboard_empty_one: "Nadie ha jugado todavía una partida puntuable en este juego.",
     leaderboard_rule_one: "Jugadores con al menos una partida puntuable.",
+    passkeys_numeric: "Las llaves de acceso solo funcionan con el nombre de un sitio: los navegadores las rechazan en una dirección numérica como {host}.",
+    passkeys_open_named: "Abre esta página en {url} para usarlas.",
   },
 });

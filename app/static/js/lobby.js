@@ -3,10 +3,9 @@
 import { call, forget, identify, me } from "./api.js";
 import { cardElement } from "./cards.js";
 import { clockLabel } from "./clock.js";
-import { h, mount, toast } from "./dom.js";
+import { dropToast, h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { seatName, t } from "./i18n.js";
-import { onlineCount } from "./online.js";
 import { contribute } from "./verify.js";
 
 const REFRESH_MS = 5000;
@@ -312,7 +311,6 @@ export function lobbyPage(root, navigate) {
       { class: "hero" },
       h("div", { class: "hero-fan", "aria-hidden": "true" }, fan),
       h("p", { class: "tagline" }, t("tagline")),
-      h("p", { class: "online-count", "data-online-count": "", "data-testid": "lobby-online", hidden: true }),
     );
   }
 
@@ -324,7 +322,9 @@ export function lobbyPage(root, navigate) {
       h(
         "div",
         { class: "lobby" },
-        h("div", { class: "lobby-left" }, hero(), nameCard(), computerCard(), createCard()),
+        // The computer's buttons under the form whose game they play; on a phone the tables
+        // to join come before the form (talon.css orders them).
+        h("div", { class: "lobby-left" }, hero(), nameCard(), createCard(), computerCard()),
         h(
           "div",
           { class: "lobby-right" },
@@ -337,7 +337,6 @@ export function lobbyPage(root, navigate) {
     const name = root.querySelector("#name");
     if (name && nameValue !== undefined) name.value = nameValue;
     if (focused) document.getElementById(focused)?.focus();
-    onlineCount();
   }
 
   render();
@@ -348,6 +347,7 @@ export function lobbyPage(root, navigate) {
     leave() {
       alive = false;
       clearTimeout(timer);
+      dropToast(t("name_needed")); // the lobby's own notice stays behind with the lobby
     },
   };
 }
