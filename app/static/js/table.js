@@ -420,7 +420,8 @@ export function tablePage(root, tableId, navigate) {
     if (plays.some((a) => a.marriage) && plays.some((a) => !a.marriage)) {
       state.marriageFor = code;
       render();
-      document.querySelector(".marriage-choice button")?.focus();
+      // No scroll: the choice shows under the table (kept in view on a phone, talon.css).
+      document.querySelector(".marriage-choice button")?.focus({ preventScroll: true });
       return;
     }
     send(plays[0]);
@@ -722,19 +723,22 @@ export function tablePage(root, tableId, navigate) {
           t(state.showLast ? "hide_last_trick" : "last_trick")),
       );
     }
-    const actions = h("div", { class: "actions", role: "toolbar", "aria-label": t("actions_label") });
+    // What the player may do on this turn (bid, marriage, exchange, close, claim) comes first,
+    // right under the table; on a phone it stays in view while the table does (talon.css).
+    const turn = h("div", { class: "actions turn-actions", role: "toolbar", "aria-label": t("actions_label"), "data-testid": "turn-actions" });
+    const actions = h("div", { class: "actions" });
     if (!spectator && state.online) {
       const types = new Set(legal().map((a) => a.type));
-      if (types.has("bid") || types.has("pass")) actions.append(biddingPanel());
-      if (state.marriageFor) actions.append(marriageChoice(state.marriageFor));
-      if (types.has("exchange")) actions.append(actionButton("exchange", t("exchange")));
-      if (state.confirm) actions.append(confirmPanel(state.confirm));
+      if (types.has("bid") || types.has("pass")) turn.append(biddingPanel());
+      if (state.marriageFor) turn.append(marriageChoice(state.marriageFor));
+      if (types.has("exchange")) turn.append(actionButton("exchange", t("exchange")));
+      if (state.confirm) turn.append(confirmPanel(state.confirm));
       else {
-        if (types.has("close")) actions.append(riskyButton("close", t("close")));
-        if (types.has("claim")) actions.append(riskyButton("claim", t("claim_66")));
+        if (types.has("close")) turn.append(riskyButton("close", t("close")));
+        if (types.has("claim")) turn.append(riskyButton("claim", t("claim_66")));
       }
       if (!v.match_over) {
-        for (const seat of othersIn("gone").filter(opponent)) actions.append(claimPanel(seat));
+        for (const seat of othersIn("gone").filter(opponent)) turn.append(claimPanel(seat));
         if (state.confirmResign) {
           actions.append(
             h("div", { class: "confirm", role: "group" },
@@ -753,6 +757,7 @@ export function tablePage(root, tableId, navigate) {
     return h(
       "aside",
       { class: "side" },
+      turn,
       spectator ? null : hints(),
       v.bid_goals && v.bid_goals.length ? biddingHistory(v) : null,
       actions,
@@ -793,7 +798,7 @@ export function tablePage(root, tableId, navigate) {
       }
       state.confirm = type;
       render();
-      document.querySelector(".confirm [data-action=confirm-yes]")?.focus();
+      document.querySelector(".confirm [data-action=confirm-yes]")?.focus({ preventScroll: true });
     };
     return h("button", { class: "button", type: "button", "data-action": type, onclick: ask }, label);
   }
