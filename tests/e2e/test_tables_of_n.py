@@ -200,3 +200,35 @@ async def spectator_view(url: str, table: dict[str, Any]) -> dict[str, Any]:
     )
     await client.close()
     return welcome
+
+
+def test_two_friends_fill_a_four_hand_table_with_two_computers(new_page: Any, server: Any) -> None:
+    """Anna opens a four-hand table, Bela joins by its link, and Anna's waiting room gives the
+    two empty seats to computer players: the match starts with four hands."""
+    with httpx.Client(base_url=server.url) as http:
+        anna = http.post("/api/players", json={"name": "Anna"}).json()
+        bela = http.post("/api/players", json={"name": "Bela"}).json()
+        table = http.post(
+            "/api/tables",
+            json={"variant": "four-hand", "visibility": "private"},
+            headers={"Authorization": f"Bearer {anna['token']}"},
+        ).json()
+        http.post(
+            f"/api/tables/{table['id']}/join",
+            json={"invite_code": table["invite_code"]},
+            headers={"Authorization": f"Bearer {bela['token']}"},
+        ).raise_for_status()
+    page = new_page("anna", width=1280, height=800)
+    saved = json.dumps(json.dumps(anna))
+    page.context.add_init_script(f"localStorage.setItem('talon.player', {saved})")
+    page.goto(f"/t/{table['id']}")
+    offer = page.get_by_test_id("add-computer")
+    expect(offer).to_contain_text("2 empty")
+    shot(page, "add-computer-waiting", full_page=False)
+    offer.locator("[data-action=add-computer][data-level=medium]").click()
+    expect(offer).to_contain_text("1 empty")
+    offer.locator("[data-action=add-computer][data-level=easy]").click()
+    expect(page.locator(".felt.seats-4 .seat")).to_have_count(4, timeout=15_000)
+    expect(page.locator(".hand.mine .card")).to_have_count(6)
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "add-computer-started-phone", full_page=False)

@@ -13,6 +13,7 @@ addStrings({
     leaderboard_rule_one: "Players with at least one rated match.",
     passkeys_numeric: "Passkeys work only at a site's name: browsers refuse them at a numeric address such as {host}.",
     passkeys_open_named: "Open this page at {url} to use them.",
+    add_computer: "Or give an empty seat to a computer player ({n} empty):",
   },
   de: {
     ann_deal_no_trump: "Spiel {n}: {name} gibt, Trumpf noch nicht bestimmt",
@@ -23,6 +24,7 @@ addStrings({
     leaderboard_rule_one: "Spieler mit mindestens einer gewerteten Partie.",
     passkeys_numeric: "Passkeys gehen nur unter dem Namen einer Seite: An einer Zahlenadresse wie {host} lehnen Browser sie ab.",
     passkeys_open_named: "Öffne diese Seite unter {url}, um sie zu nutzen.",
+    add_computer: "Oder gib einen freien Platz einem Computerspieler ({n} frei):",
   },
   pl: {
     ann_deal_no_trump: "Rozdanie {n}: rozdaje {name}, atut jeszcze nieznany",
@@ -33,6 +35,7 @@ addStrings({
     leaderboard_rule_one: "Gracze z co najmniej jedną partią rankingową.",
     passkeys_numeric: "Klucze dostępu działają tylko pod nazwą strony: przeglądarki odrzucają je pod adresem liczbowym, takim jak {host}.",
     passkeys_open_named: "Otwórz tę stronę pod {url}, aby ich użyć.",
+    add_computer: "Albo oddaj wolne miejsce komputerowi (wolne: {n}):",
   },
   it: {
     ann_deal_no_trump: "Mano {n}: distribuisce {name}, briscola non ancora scelta",
@@ -43,6 +46,7 @@ addStrings({
     leaderboard_rule_one: "Giocatori con almeno una partita valida.",
     passkeys_numeric: "Le passkey funzionano solo con il nome di un sito: i browser le rifiutano a un indirizzo numerico come {host}.",
     passkeys_open_named: "Apri questa pagina a {url} per usarle.",
+    add_computer: "Oppure dai un posto libero a un giocatore computer ({n} liberi):",
   },
   es: {
     ann_deal_no_trump: "Mano {n}: reparte {name}, triunfo aún sin elegir",
@@ -53,5 +57,6 @@ addStrings({
     leaderboard_rule_one: "Jugadores con al menos una partida puntuable.",
     passkeys_numeric: "Las llaves de acceso solo funcionan con el nombre de un sitio: los navegadores las rechazan en una dirección numérica como {host}.",
     passkeys_open_named: "Abre esta página en {url} para usarlas.",
+    add_computer: "O da un asiento libre a un jugador de la computadora ({n} libres):",
   },
 });

@@ -385,6 +385,34 @@ export function tablePage(root, tableId, navigate) {
     }
   }
 
+  // A seated player gives the first empty seat to a computer player of `level` (the table
+  // starts once every seat is taken; the socket brings the match).
+  async function addComputer(level) {
+    try {
+      state.table = await call("POST", `/api/tables/${tableId}/bots`, { level });
+      render();
+    } catch (error) {
+      toast(failure(error));
+    }
+  }
+
+  function computerSeats(table) {
+    const empty = table.seats.filter((s) => !s.player_id).length;
+    if (table.status !== "open" || !empty) return null;
+    return h(
+      "div",
+      { class: "add-computer", role: "group", "aria-labelledby": "add-computer-title", "data-testid": "add-computer" },
+      h("p", { id: "add-computer-title" }, t("add_computer", { n: empty })),
+      h(
+        "div",
+        { class: "add-computer-levels" },
+        ["easy", "medium", "hard", "expert"].map((level) =>
+          h("button", { class: "button small", type: "button", "data-action": "add-computer", "data-level": level, onclick: () => addComputer(level) }, t(`bot_level_${level}`)),
+        ),
+      ),
+    );
+  }
+
   function resignAndLeave() {
     state.leaving = true;
     send({ type: "resign" });
@@ -631,6 +659,7 @@ export function tablePage(root, tableId, navigate) {
         h("p", {}, t("invite_help")),
         h("div", { class: "copy-row" }, input, copy),
         rulesLine(table),
+        computerSeats(table),
         h(
           "div",
           { class: "leave-row" },
