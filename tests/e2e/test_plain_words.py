@@ -102,4 +102,8 @@ def test_a_three_player_replay_names_every_player(new_page: Any) -> None:
     # Every player, by the name the table showed (not the record's lower-case level).
     expect(title).to_have_text(re.compile(r"^Replay: Anna, [^,]+, [^,]+$"))
     expect(title).not_to_contain_text("(easy)")
+    # The side seats' open hands stay on their own sides of the table.
+    left = page.locator(".seat-left .hand").bounding_box()
+    right = page.locator(".seat-right .hand").bounding_box()
+    assert left and right and left["x"] + left["width"] <= right["x"], (left, right)
     shot(page, "three-player-replay", full_page=False)
