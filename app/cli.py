@@ -36,6 +36,7 @@ def raise_open_file_limit() -> int:
 
 
 ANY_ADDRESS = ("0.0.0.0", "::", "")
+LOOPBACK = ("127.0.0.1", "::1")
 
 
 def lan_address() -> str:
@@ -49,10 +50,13 @@ def lan_address() -> str:
 
 def served_at(settings: Settings, host: str, port: int) -> Settings:
     """``settings`` for serving on ``host``:``port``: ``PUBLIC_URL`` and ``ALLOWED_ORIGINS``
-    follow that address unless they were set (all interfaces: the local network address)."""
+    follow that address unless they were set (all interfaces: the local network address; the
+    loopback address: ``localhost``, the name browsers accept for passkeys, which they refuse
+    at a numeric address)."""
     update: dict[str, object] = {"host": host, "port": port}
     if "public_url" not in settings.model_fields_set:
         shown = lan_address() if host in ANY_ADDRESS else host
+        shown = "localhost" if shown in LOOPBACK else shown
         shown = f"[{shown}]" if ":" in shown else shown
         update["public_url"] = f"http://{shown}:{port}"
     if "allowed_origins" not in settings.model_fields_set:

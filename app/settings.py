@@ -24,7 +24,7 @@ class Settings(BaseSettings):
     allowed_origins: list[str] = Field(
         default_factory=lambda: ["http://127.0.0.1:8000", "http://localhost:8000"]
     )
-    public_url: str = "http://127.0.0.1:8000"
+    public_url: str = "http://localhost:8000"
     log_level: str = "info"
     # "json": one JSON object per line (app/logs.py); "text" for reading by eye; "auto": text
     # when standard error is a terminal, else JSON.
@@ -90,6 +90,11 @@ class Settings(BaseSettings):
     # thinks (app/services/bots.py; 0 in tests). Keep BOT_PAUSE above twice BOT_BUDGET.
     bot_pause: float = Field(default=0.6, ge=0)
     bot_pause_jitter: float = Field(default=0.8, ge=0)
+    # A bot's turn that comes straight after another bot's move (the rest of a round of
+    # computer turns at three and four seats) takes this long instead, and no jitter: the
+    # round starts with the full pause, the rest follows briskly. Never shorter than twice
+    # the level's budget, never longer than the full pause.
+    bot_follow_pause: float = Field(default=0.4, ge=0)
     # Thinking time per bot move (seconds), and the worker processes bots think in
     # (0: threads of the server process, for tests).
     bot_budget: float = Field(default=0.15, gt=0, le=5)

@@ -21,7 +21,8 @@ from tests.support import free_port
 
 def test_invite_links_follow_the_port_and_host_served() -> None:
     settings = cli.served_at(Settings(), "127.0.0.1", 9000)
-    assert settings.public_url == "http://127.0.0.1:9000"
+    assert settings.public_url == "http://localhost:9000"  # a name: passkeys work there
+    assert settings.relying_party_id == "localhost"
     assert "http://127.0.0.1:9000" in settings.allowed_origins
     assert "http://localhost:9000" in settings.allowed_origins
     named = cli.served_at(Settings(), "talon.lan", 8080)
@@ -72,7 +73,7 @@ async def test_a_server_on_another_port_hands_out_invite_links_to_that_port(
             player = (await http.post("/api/players", json={"name": "Anna"})).json()
             headers = {"Authorization": f"Bearer {player['token']}"}
             table = (await http.post("/api/tables", json={}, headers=headers)).json()
-    assert table["invite_url"].startswith(f"http://127.0.0.1:{port}/t/")
+    assert table["invite_url"].startswith(f"http://localhost:{port}/t/")
     # Not a terminal: one JSON object per line.
     lines = [line for line in log.read_text().splitlines() if line.strip()]
     assert lines and all(json.loads(line)["message"] for line in lines)

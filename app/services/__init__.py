@@ -79,6 +79,7 @@ class Services:
             jitter_s=settings.bot_pause_jitter,
             expert_budget_s=settings.bot_expert_budget,
             expert_pause_s=settings.bot_expert_pause,
+            follow_pause_s=settings.bot_follow_pause,
         )
         worker = secrets.token_hex(8)  # this process's name in leases and on the relay
         leases = None

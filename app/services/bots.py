@@ -12,7 +12,11 @@ to ``BOT_PAUSE_JITTER`` seconds, evenly), and the bot's move waits out whatever 
 left of it. A bot with one legal card and a bot weighing six take the same time (unless a
 decision outlasts the delay: keep ``BOT_PAUSE`` above twice ``BOT_BUDGET``). The expert level
 thinks longer (``BOT_EXPERT_BUDGET``), so its seats' turns last ``BOT_EXPERT_PAUSE`` (kept
-above twice that budget) plus the jitter instead; the level of a seat is public. A bot that fails
+above twice that budget) plus the jitter instead; the level of a seat is public. A turn that
+comes straight after another bot's move, with nobody else moving in between (the rest of a round
+of computer turns at three and four seats), takes ``BOT_FOLLOW_PAUSE`` instead, without jitter
+(at least twice the level's budget, at most its full pause): whether a turn follows a bot's
+move is public, so the round is brisk and the delay still tells nothing. A bot that fails
 or overruns its budget is cut off and the next weaker level decides that move; the failure is
 logged without any card.
 """
@@ -69,6 +73,7 @@ class BotSeats:
         jitter_s: float = 0.0,
         expert_budget_s: float = 1.0,
         expert_pause_s: float = 2.2,
+        follow_pause_s: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         delays: random.Random | None = None,
@@ -80,6 +85,9 @@ class BotSeats:
         self.budget_s = budget_s
         self.expert_budget_s = expert_budget_s
         self.expert_pause_s = expert_pause_s
+        self.follow_pause_s = pause_s if follow_pause_s is None else follow_pause_s
+        # For each table whose last move was a bot's: the version that move made.
+        self._bot_moved: dict[str, int] = {}
         self.choose = choose
         self.clock = clock
         self.sleep = sleep
@@ -105,14 +113,21 @@ class BotSeats:
         )
 
     def watch(self, authority: TableAuthority) -> None:
-        """Move this table's bots whenever it changes, starting now if a bot is on move."""
+        """Move this table's bots whenever it changes, starting now if a bot is on move. A
+        table with a bot starts the worker processes at once, so that the first decision is
+        not cut off while they start."""
         authority.on_change = self.consider
+        if self._executor is None and any(
+            bot_level(holder.player_id) is not None for holder in authority.seats.values()
+        ):
+            self.executor().submit(int)
         self.consider(authority)
 
     def consider(self, authority: TableAuthority) -> None:
         """Schedule the bot's move if a bot seat is on move and none is scheduled yet."""
         seat = self._bot_on_move(authority)
         if seat is None:
+            self._bot_moved.pop(authority.table_id, None)
             return
         running = self._turns.get(authority.table_id)
         if running is not None and not running.done():
@@ -142,19 +157,22 @@ class BotSeats:
         """Thinking time per move of ``level`` (seconds)."""
         return self.expert_budget_s if level == "expert" else self.budget_s
 
-    def turn_delay(self, level: str = "hard") -> float:
+    def turn_delay(self, level: str = "hard", follows: bool = False) -> float:
         """How long the next turn of a ``level`` bot takes from its start to its move:
         ``pause_s`` (``expert_pause_s`` for the expert) plus up to ``jitter_s``, drawn without
-        looking at any position."""
+        looking at any position; a turn that ``follows`` another bot's move takes
+        ``follow_pause_s`` (kept between twice the budget and the full pause)."""
         pause = self.expert_pause_s if level == "expert" else self.pause_s
+        if follows:
+            return min(pause, max(self.follow_pause_s, 2 * self.budget(level)))
         return pause + self._delays.uniform(0.0, self.jitter_s)
 
-    async def paced(self, decision: Awaitable[T], level: str = "hard") -> T:
+    async def paced(self, decision: Awaitable[T], level: str = "hard", follows: bool = False) -> T:
         """``decision``'s result, once a delay drawn before it started (for a ``level`` bot)
         has passed: however long the decision took (within the delay), the caller gets it at
         the same time."""
         started = self.clock()
-        delay = self.turn_delay(level)
+        delay = self.turn_delay(level, follows)
         result = await decision
         await self.sleep(max(0.0, delay - (self.clock() - started)))
         return result
@@ -168,11 +186,13 @@ class BotSeats:
         level = bot_level(player_id)
         assert level is not None
         seen = dict(view(authority.state, seat))  # the declared View, as the plain dict bots read
+        follows = self._bot_moved.get(authority.table_id) == version
         # Should the table move on meanwhile (a resignation), the version check refuses the
         # move and the next turn decides afresh.
-        action = await self.paced(self.decide(seen, level, authority.table_id), level)
+        action = await self.paced(self.decide(seen, level, authority.table_id), level, follows)
         try:
             await authority.act(player_id, version, action, bot=True)
+            self._bot_moved[authority.table_id] = authority.version
         except Unavailable:
             log.warning("a bot's move was not stored; retrying", extra=_fields(authority))
             await asyncio.sleep(RETRY_S)

@@ -47,7 +47,9 @@ def test_the_replay_shows_the_advice_on_each_move(new_page: Any, server: Server)
     wait_for_analysis(server.url, match_id)
     step_to_advice(anna)  # the page, not reloaded, looks again and finds it stored
     advice = anna.get_by_test_id("analysis-move")
-    expect(advice).to_contain_text(re.compile("A good move|Inaccuracy|Mistake|Blunder"))
+    expect(advice).to_contain_text(
+        re.compile("A good move|Close to the best|Inaccuracy|Mistake|Blunder")
+    )
     shot(anna, "replay-analysis")
 
     stranger = new_page("stranger", locale="de-DE")

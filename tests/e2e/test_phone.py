@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -14,6 +15,11 @@ from tests.e2e.drive import Seat, live_table, marry, play, sit_as
 from tests.e2e.play import dismiss_summary
 
 PHONE = {"width": 390, "height": 844}
+
+
+def may_marry(seat: int) -> Any:
+    """``until`` for ``play``: stop when ``seat`` may declare a marriage."""
+    return lambda seats: any(a.get("marriage") for a in seats[seat].legal)
 
 
 @pytest.fixture
@@ -39,12 +45,14 @@ def test_the_four_colour_switch_has_a_visible_label_on_a_phone(phone: Page) -> N
 
 def wider_than_the_phone(page: Page) -> list[str]:
     """Elements reaching past the screen's right edge: a phone then zooms the page out, and
-    fixed dialogs (the deal summary) slide partly off screen."""
+    fixed dialogs (the deal summary) slide partly off screen. What a scrolling row clips (the
+    header's links) widens nothing."""
     return page.evaluate(
         """() => {
           const width = document.documentElement.clientWidth;
           return [...document.querySelectorAll('body *')]
             .filter((e) => e.getBoundingClientRect().right > width + 1)
+            .filter((e) => !e.parentElement.closest('#nav'))
             .map((e) => `${e.tagName}#${e.id}.${e.className}`);
         }"""
     )
@@ -96,3 +104,25 @@ def test_a_tapped_card_s_reason_does_not_stay_and_bela_s_marriage_shows_on_the_t
     box = callout.bounding_box()
     assert felt and box and felt["y"] <= box["y"] <= felt["y"] + felt["height"], (felt, box)
     shot(phone, "phone-callout", full_page=False)
+
+
+def test_this_turn_s_buttons_stay_in_view_and_a_marriage_does_not_jump(
+    phone: Page, server: Server
+) -> None:
+    """On a phone the header is short, the marriage choice shows under the table without
+    scrolling the page, and this turn's buttons stay on screen while the table is."""
+    table, players = live_table(server.url, target=100)
+    seats = play(server.url, table, players, random.Random(2), may_marry(0))
+    card = next(a["card"] for a in seats[0].legal if a.get("marriage"))
+    sit_as(phone.context, players[0])
+    phone.goto(f"/t/{table['id']}")
+    expect(phone.locator(".hand.mine .card").first).to_be_visible()
+    header = phone.locator(".topbar").bounding_box()
+    assert header and header["height"] <= 110, f"the header takes {header} of the screen"
+    before = phone.evaluate("window.scrollY")
+    phone.locator(f".hand.mine .card[data-card='{card}']").tap()
+    choice = phone.locator(".marriage-choice [data-action=marriage]")
+    expect(choice).to_be_visible()
+    assert phone.evaluate("window.scrollY") == before, "the page jumped"
+    expect(choice).to_be_in_viewport(ratio=1)
+    shot(phone, "phone-marriage-choice", full_page=False)

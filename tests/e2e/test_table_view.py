@@ -80,7 +80,7 @@ def test_screen_readers_hear_every_card_and_find_every_control_named(
         "aria-label", f"Bela: {name}"
     )
     anna.select_option("#language", "de")
-    expect(anna.locator(".actions")).to_have_attribute("aria-label", "Aktionen")
+    expect(anna.get_by_test_id("turn-actions")).to_have_attribute("aria-label", "Aktionen")
     expect(anna.locator(".announcements")).to_have_attribute(
         "aria-label", re.compile("Was in Spiel 1 geschah")
     )

@@ -200,3 +200,79 @@ async def spectator_view(url: str, table: dict[str, Any]) -> dict[str, Any]:
     )
     await client.close()
     return welcome
+
+
+def test_two_friends_fill_a_four_hand_table_with_two_computers(new_page: Any, server: Any) -> None:
+    """Anna opens a four-hand table, Bela joins by its link, and Anna's waiting room gives the
+    two empty seats to computer players: the match starts with four hands."""
+    with httpx.Client(base_url=server.url) as http:
+        anna = http.post("/api/players", json={"name": "Anna"}).json()
+        bela = http.post("/api/players", json={"name": "Bela"}).json()
+        table = http.post(
+            "/api/tables",
+            json={"variant": "four-hand", "visibility": "private"},
+            headers={"Authorization": f"Bearer {anna['token']}"},
+        ).json()
+        http.post(
+            f"/api/tables/{table['id']}/join",
+            json={"invite_code": table["invite_code"]},
+            headers={"Authorization": f"Bearer {bela['token']}"},
+        ).raise_for_status()
+    page = new_page("anna", width=1280, height=800)
+    saved = json.dumps(json.dumps(anna))
+    page.context.add_init_script(f"localStorage.setItem('talon.player', {saved})")
+    page.goto(f"/t/{table['id']}")
+    offer = page.get_by_test_id("add-computer")
+    expect(offer).to_contain_text("2 empty")
+    shot(page, "add-computer-waiting", full_page=False)
+    offer.locator("[data-action=add-computer][data-level=medium]").click()
+    expect(offer).to_contain_text("1 empty")
+    offer.locator("[data-action=add-computer][data-level=easy]").click()
+    expect(page.locator(".felt.seats-4 .seat")).to_have_count(4, timeout=15_000)
+    expect(page.locator(".hand.mine .card")).to_have_count(6)
+    page.set_viewport_size({"width": 390, "height": 844})
+    shot(page, "add-computer-started-phone", full_page=False)
+
+
+def test_four_seats_show_whole_names_and_the_last_trick_beside_the_trump(
+    new_page: Any,
+) -> None:
+    """The scoreboard of a table of four cuts no name, and the last trick's peek leaves the
+    trump's label readable."""
+    page = new_page("anna", width=1280, height=800)
+    page.goto("/")
+    page.fill("#name", "Anna")
+    page.select_option("select[name=variant]", "four-hand")
+    page.click("[data-action=play-computer][data-level=easy]")
+    expect(page.locator(".hand.mine .card")).to_have_count(6, timeout=15_000)
+    cut = page.locator(".scoreboard .gp-name").evaluate_all(
+        "ns => ns.filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent)"
+    )
+    assert cut == [], f"names cut short: {cut}"
+    rng = random.Random(5)
+    peek_button = page.get_by_role("button", name="Last trick")
+    for _ in range(80):
+        if peek_button.count():
+            break
+        if summary_shown(page):  # everybody passed: the next deal
+            dismiss_summary(page)
+            continue
+        before = version_of(page)
+        if my_turn(page):
+            act(page, rng)
+        wait_for_move(page, before)
+    assert peek_button.count(), "no trick was finished"
+    page.set_viewport_size({"width": 600, "height": 900})  # a narrow middle between the seats
+    peek_button.click()
+    peek = page.get_by_test_id("peek").bounding_box()
+    label = page.locator(".trump-label").bounding_box()
+    assert peek and label
+    apart = (
+        peek["x"] >= label["x"] + label["width"]
+        or label["x"] >= peek["x"] + peek["width"]
+        or peek["y"] >= label["y"] + label["height"]
+        or label["y"] >= peek["y"] + peek["height"]
+    )
+    assert apart, f"the peek {peek} covers the trump's label {label}"
+    page.locator(".felt .middle").scroll_into_view_if_needed()
+    shot(page, "four-hand-last-trick", full_page=False)

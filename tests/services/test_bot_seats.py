@@ -249,3 +249,47 @@ async def test_each_bot_move_waits_out_the_rest_of_its_turn_delay(database_url: 
     # points can end after as few as two moves of the bot: one deal won for three.)
     assert decisions and set(decisions) == {"medium"}  # no move fell back and decided twice
     assert slept == [0.3] * len(decisions)
+
+
+async def test_a_round_of_computer_turns_pauses_once(database_url: str) -> None:
+    """At three seats, a bot's turn straight after another bot's move takes the short follow
+    pause; a turn after the human's move takes the whole pause. The pacing's clock stands
+    still, so each wait is the whole delay however loaded the machine is."""
+    built = Services.build(
+        settings_for(
+            database_url, bot_pause=0.3, bot_follow_pause=0.1, bot_budget=0.05, bot_workers=0
+        )
+    )
+    slept: list[float] = []
+    movers: list[str] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    built.bots.sleep = sleep
+    built.bots.clock = lambda: 0.0
+    await built.start()
+    try:
+        anna, _ = await built.tables.create_player("Anna")
+        bots = {1: "medium", 2: "medium"}
+        table = await built.tables.create_table(anna, "three-hand", {"target": 2}, "public", bots)
+        authority = await built.tables.authority(table["id"])
+        act = authority.act
+
+        async def recording(player_id: str, *args: Any, **kwargs: Any) -> Any:
+            movers.append(player_id)
+            return await act(player_id, *args, **kwargs)
+
+        authority.act = recording  # type: ignore[method-assign]
+        state = await play_match(authority, anna, random.Random(5))
+    finally:
+        await built.close()
+    assert state.match_over
+    # Each bot move's wait, by who moved just before it (the table's first move has nobody).
+    expected = [
+        0.1 if before is not None and before != anna.id else 0.3
+        for before, mover in zip([None, *movers], movers, strict=False)
+        if mover != anna.id
+    ]
+    assert slept == expected
+    assert 0.1 in slept and 0.3 in slept

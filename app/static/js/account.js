@@ -8,8 +8,9 @@ import { call, me, remember } from "./api.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import "./i18n-accounts.js";
+import "./i18n-tables.js";
 import { lang, seatName, t } from "./i18n.js";
-import { addPasskey, passkeysOffered, signInWithPasskey } from "./passkeys.js";
+import { addPasskey, atNumericAddress, namedAddress, passkeysOffered, signInWithPasskey } from "./passkeys.js";
 
 const FAMILIES = ["sixty-six", "schnapsen", "german", "three-hand", "four-hand"];
 
@@ -124,9 +125,21 @@ export function accountPage(root, navigate) {
     return new Date(stamp).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
   }
 
+  // Why passkeys are not offered here: at a numeric address, where they work instead.
+  function passkeysWhy() {
+    if (!atNumericAddress()) return h("p", { class: "muted" }, t("passkeys_unavailable"));
+    const there = namedAddress();
+    return h(
+      "p",
+      { class: "muted", "data-testid": "passkeys-numeric" },
+      t("passkeys_numeric", { host: location.hostname }),
+      there ? [" ", h("a", { href: there }, t("passkeys_open_named", { url: there }))] : null,
+    );
+  }
+
   function passkeysPanel() {
     if (!passkeysOffered()) {
-      return h("section", { class: "panel passkeys" }, h("h2", {}, t("passkeys_title")), h("p", { class: "muted" }, t("passkeys_unavailable")));
+      return h("section", { class: "panel passkeys" }, h("h2", {}, t("passkeys_title")), passkeysWhy());
     }
     const list = passkeys === null
       ? h("p", { class: "muted" }, t("loading"))
@@ -192,7 +205,9 @@ export function accountPage(root, navigate) {
             h("p", { class: "muted or" }, t("passkey_or")),
             h("button", { class: "button ghost wide", type: "button", "data-action": "passkey-signin", onclick: passkeySignIn }, t("passkey_signin")),
           ]
-        : null,
+        : atNumericAddress()
+          ? passkeysWhy()
+          : null,
     );
   }
 
@@ -373,7 +388,7 @@ export function leaderboardPage(root) {
   }
 
   function table() {
-    if (!rows.length) return h("p", { class: "muted" }, t("leaderboard_empty", { n: minimum ?? "…" }));
+    if (!rows.length) return h("p", { class: "muted" }, (minimum === 1 ? t("leaderboard_empty_one") : t("leaderboard_empty", { n: minimum ?? "…" })));
     return h(
       "table",
       { class: "leaderboard" },
@@ -409,7 +424,7 @@ export function leaderboardPage(root) {
             h("button", { class: `button small ${family === game ? "primary" : "ghost"}`, type: "button", role: "tab", "aria-selected": family === game ? "true" : "false", onclick: () => { game = family; next = null; load(); } }, t(`family_${family}`)),
           ),
         ),
-        minimum !== null ? h("p", { class: "muted" }, t("leaderboard_rule", { n: minimum })) : null,
+        minimum !== null ? h("p", { class: "muted" }, (minimum === 1 ? t("leaderboard_rule_one") : t("leaderboard_rule", { n: minimum }))) : null,
         table(),
         next ? h("button", { class: "button small", type: "button", onclick: () => load(true) }, t("more")) : null,
       ),

@@ -37,10 +37,12 @@ export async function call(method, path, body) {
   return data;
 }
 
-/** Keep this identity ({id, name, handle?, token}) in this browser; null forgets it. */
+/** Keep this identity ({id, name, handle?, token}) in this browser; null forgets it. The page
+ * hears of it ("talon:identity" on window: the header shows the new name at once). */
 export function remember(identity) {
   if (identity) localStorage.setItem(KEY, JSON.stringify(identity));
   else localStorage.removeItem(KEY);
+  window.dispatchEvent(new Event("talon:identity"));
 }
 
 /** Play as `name`: a new guest the first time, the same player renamed afterwards (its
@@ -63,5 +65,5 @@ export async function identify(name) {
 }
 
 export function forget() {
-  localStorage.removeItem(KEY);
+  remember(null);
 }

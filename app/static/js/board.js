@@ -258,7 +258,8 @@ export function scoreboard(v, names) {
       : sides.map((name, side) => h("span", { class: "gp-side" }, h("span", { class: "gp-name" }, name), " ", h("strong", { class: "gp" }, String(v.game_points[side]))));
   return h(
     "div",
-    { class: "scoreboard" },
+    // At three and four seats names (and a partnership's two) wrap rather than being cut.
+    { class: `scoreboard${v.rules.players > 2 ? " scoreboard-many" : ""}` },
     h("span", { class: "deal-no" }, t("deal_no", { n: v.deal_no })),
     h(
       "span",

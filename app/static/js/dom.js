@@ -48,6 +48,12 @@ export function toast(message) {
   }, 4000);
 }
 
+/** Hide the toast if it still says `message` (a page's own notice, when the page is left). */
+export function dropToast(message) {
+  const el = document.getElementById("toast");
+  if (el.textContent === message) el.hidden = true;
+}
+
 /** The reconnect banner (null hides it). */
 export function banner(message, kind = "warn") {
   const el = document.getElementById("banner");

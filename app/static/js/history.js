@@ -7,6 +7,7 @@ import { board, scoreboard } from "./board.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { cardShort, lang, seatName, seatNames, t } from "./i18n.js";
+import "./i18n-tables.js";
 import { dealSummary, endedDealTricks } from "./summary.js";
 
 export function historyPage(root) {
@@ -181,6 +182,13 @@ export function replayPage(root, matchId) {
     return fetching;
   }
 
+  // "Replay: Anna vs Ben", or every player of a table of three or four.
+  function replayTitle() {
+    const players = [...replay.players].sort((a, b) => a.seat - b.seat).map((p) => seatName(p, replay.players) || p.name);
+    if (players.length === 2) return t("replay_title", { a: players[0], b: players[1] });
+    return t("replay_title_many", { names: players.join(", ") });
+  }
+
   function names() {
     return seatNames(replay.players);
   }
@@ -240,7 +248,8 @@ export function replayPage(root, matchId) {
     return h(
       "div",
       { class: `analysis ${move.mark || "good"}`, "data-testid": "analysis-move" },
-      h("strong", {}, move.mark ? t(`mark_${move.mark}`) : t("analysis_good")),
+      // A move that lost a little, too little for a mark, is close, not good: "Better" follows.
+      h("strong", {}, move.mark ? t(`mark_${move.mark}`) : better ? t("analysis_close") : t("analysis_good")),
       move.mark ? h("span", {}, " ", t("analysis_lost", { n: move.lost })) : null,
       better ? h("p", {}, t("analysis_best", { move: moveText(move.best, move.seat) })) : null,
     );
@@ -355,7 +364,7 @@ export function replayPage(root, matchId) {
         h(
           "div",
           { class: "table-head" },
-          h("h1", { class: "replay-title" }, t("replay_title", { a: n[0], b: n[1] })),
+          h("h1", { class: "replay-title" }, replayTitle()),
           h("a", { class: "button small ghost", href: `/history/${matchId}/verify`, "data-link": true, "data-action": "verify" }, t("verify_link")),
           scoreboard(view, n),
         ),

@@ -3,18 +3,18 @@
 import { call, forget, identify, me } from "./api.js";
 import { cardElement } from "./cards.js";
 import { clockLabel } from "./clock.js";
-import { h, mount, toast } from "./dom.js";
+import { dropToast, h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { seatNames, t } from "./i18n.js";
-import { onlineCount } from "./online.js";
 import { contribute } from "./verify.js";
 
 const REFRESH_MS = 5000;
 // The house rules the create form offers, when the chosen game lets a table change them.
 const FORM_OPTIONS = ["players", "target", "claim", "close_fail"];
 const TARGETS = [7, 10];
-// The rules page explains each house rule the form offers (its label links there).
-const RULE_ANCHORS = { variant: "variants", target: "option-target", claim: "option-claim", close_fail: "option-close_fail" };
+// The rules page explains each house rule the form offers (its label links there), and each
+// game in a section named after it.
+const RULE_ANCHORS = { players: "option-players", target: "option-target", claim: "option-claim", close_fail: "option-close_fail" };
 
 export function lobbyPage(root, navigate) {
   let open = null;
@@ -143,7 +143,7 @@ export function lobbyPage(root, navigate) {
   }
 
   function select(name, values, onchange = (value) => { form[name] = value; }) {
-    const anchor = RULE_ANCHORS[name];
+    const anchor = name === "variant" ? form.variant : RULE_ANCHORS[name];
     return h(
       "label",
       { class: "field" },
@@ -313,7 +313,6 @@ export function lobbyPage(root, navigate) {
       { class: "hero" },
       h("div", { class: "hero-fan", "aria-hidden": "true" }, fan),
       h("p", { class: "tagline" }, t("tagline")),
-      h("p", { class: "online-count", "data-online-count": "", "data-testid": "lobby-online", hidden: true }),
     );
   }
 
@@ -325,7 +324,9 @@ export function lobbyPage(root, navigate) {
       h(
         "div",
         { class: "lobby" },
-        h("div", { class: "lobby-left" }, hero(), nameCard(), computerCard(), createCard()),
+        // The computer's buttons under the form whose game they play; on a phone the tables
+        // to join come before the form (talon.css orders them).
+        h("div", { class: "lobby-left" }, hero(), nameCard(), createCard(), computerCard()),
         h(
           "div",
           { class: "lobby-right" },
@@ -338,7 +339,6 @@ export function lobbyPage(root, navigate) {
     const name = root.querySelector("#name");
     if (name && nameValue !== undefined) name.value = nameValue;
     if (focused) document.getElementById(focused)?.focus();
-    onlineCount();
   }
 
   render();
@@ -349,6 +349,7 @@ export function lobbyPage(root, navigate) {
     leave() {
       alive = false;
       clearTimeout(timer);
+      dropToast(t("name_needed")); // the lobby's own notice stays behind with the lobby
     },
   };
 }

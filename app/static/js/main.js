@@ -102,6 +102,9 @@ function renderHeader() {
   onlineCount();
 }
 
+// Signed in or out, renamed: the header's account link follows at once.
+window.addEventListener("talon:identity", renderHeader);
+
 document.addEventListener("click", (event) => {
   const link = event.target.closest?.("a[data-link]");
   if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;

@@ -1,4 +1,4 @@
-// "N players online" in the header and the lobby: asked of the server every 30 s while the
+// "N players online" in the header (once on the page): asked of the server every 30 s while the
 // page is in view (never from a hidden tab), and shown wherever an element has `data-online-count`.
 
 import { t } from "./i18n.js";
@@ -9,10 +9,12 @@ let timer = null;
 let asking = false;
 
 function show() {
-  const text = players === null ? "" : players === 1 ? t("online_one") : t("online_many", { n: players });
+  // Nobody online (a first visitor, before choosing a name, is not counted yet) is no news.
+  const shown = players !== null && players > 0;
+  const text = !shown ? "" : players === 1 ? t("online_one") : t("online_many", { n: players });
   for (const el of document.querySelectorAll("[data-online-count]")) {
     el.textContent = text;
-    el.hidden = players === null;
+    el.hidden = !shown;
   }
 }
 

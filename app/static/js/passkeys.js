@@ -17,9 +17,23 @@ function text(buffer) {
 
 const descriptors = (list) => (list || []).map((c) => ({ ...c, id: bytes(c.id) }));
 
-/** True when this browser can use passkeys here (a secure page: HTTPS, or localhost). */
+/** True when the page is at a numeric address (127.0.0.1, [::1], 192.168.1.20): browsers
+ * refuse an IP address as a passkey's relying party, so passkeys cannot work there. */
+export function atNumericAddress(hostname = location.hostname) {
+  return /^[\d.]+$/.test(hostname) || hostname.includes(":") || hostname.startsWith("[");
+}
+
+/** Where this page is at a name passkeys accept: the same page at localhost when the page is
+ * at this machine's loopback address, else null (the site's name is the server's to say). */
+export function namedAddress() {
+  if (!["127.0.0.1", "[::1]", "::1"].includes(location.hostname)) return null;
+  return `${location.protocol}//localhost${location.port ? `:${location.port}` : ""}${location.pathname}`;
+}
+
+/** True when this browser can use passkeys here (a secure page: HTTPS, or localhost; at a
+ * name, not a numeric address). */
 export function passkeysOffered() {
-  return Boolean(window.isSecureContext && window.PublicKeyCredential && navigator.credentials);
+  return Boolean(window.isSecureContext && window.PublicKeyCredential && navigator.credentials) && !atNumericAddress();
 }
 
 function answer(credential, response) {

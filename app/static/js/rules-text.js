@@ -1,182 +1,75 @@
-// The rules in plain words, in the five languages: the content of docs/rules.md for the
-// two-player games. Each section says for how many players it holds (`players`), so the three-
-// and four-player games add sections of their own; each option is explained under its own
-// name, the anchor the lobby's option labels link to (/rules#option-<name>).
+// The rules in plain words, read from one file per language (/rules/<lang>.md, served from
+// app/static/rules). Those files are the only copy of the text: the rules page renders them,
+// and docs link to them. The format is a small part of Markdown, so the files read well as
+// documents too:
+//
+//   # Title                       the page's heading; the paragraph after it is the intro
+//   ## Section title              a section, with on its next line
+//   <!-- section: id; players: 2 3 -->   its anchor and the player counts it is about
+//   ### Option title              inside a section: an option's explanation, with
+//   <!-- option: name -->         the option's name (its anchor is #option-<name>)
+//
+// Other lines are paragraphs, separated by blank lines; other comments are skipped.
 
-const EN = {
-  title: "How to play Sixty-Six",
-  intro: "Two players, 24 cards. Win deals by being the first to 66 points; win the match by being the first to 7 game points. The house rules a table was created with are the options below.",
-  sections: [
-    { id: "cards", players: [2], title: "Cards and points", text: ["Ace 11, ten 10, king 4, queen 3, jack 2, nine 0: 120 points in the deck. Schnapsen plays without the nines (20 cards); the 32-card game adds eights and sevens, worth 0.", "A trick is won by the highest trump, or else by the highest card of the suit led."] },
-    { id: "deal", players: [2], title: "The deal", text: ["Each player gets 6 cards, in packets of 3. The next card is turned face up: its suit is trump. The rest of the cards, the stock, lie across it. The dealer changes every deal; the other player leads the first trick."] },
-    { id: "play", players: [2], title: "Playing while the stock is open", text: ["Any card may be played: there is no duty to follow suit or to trump. The winner of a trick draws the top card of the stock, then the other player draws; the winner leads the next trick. The turned trump card is the stock's last card."] },
-    { id: "strict", players: [2], title: "When the stock is gone or closed", text: ["Now you must follow suit and beat the card led if you can; without that suit you must trump if you can; otherwise play anything (see the option strict)."] },
-    { id: "exchange", players: [2], title: "Exchanging the trump card", text: ["The player on lead may swap the nine of trumps (Schnapsen: the jack) for the turned trump card, before leading, while the stock still holds at least 3 cards (by default only after winning a trick in this deal)."] },
-    { id: "marriages", players: [2], title: "Marriages", text: ["Holding the king and queen of one suit, the player on lead may declare them: lead one and show the other. A marriage is worth 20, or 40 in trumps. Its points count only once the player has won a trick; until then they are pending, and they are lost if no trick is ever won."] },
-    { id: "closing", players: [2], title: "Closing the stock", text: ["On lead, before leading, while the stock holds at least 3 cards, a player may close it (Zudrehen): nobody draws any more, the strict rules apply at once, and there is no bonus for the last trick. The closer must then reach 66; the opponent's points and tricks are counted as they were when the stock was closed. A closer who fails is penalised (option close_fail)."] },
-    { id: "last-trick", players: [2], title: "The last trick", text: ["If the stock was played out (not closed), whoever wins the last trick scores 10 extra points."] },
-    { id: "going-out", players: [2], title: "Reaching 66", text: ["Your score is the card points of the tricks you won plus your credited marriages. The deal ends as soon as a player has 66 (or when the player claims it, option claim). If all cards are played and nobody reached 66, the winner of the last trick wins the deal and 1 game point."] },
-    { id: "game-points", players: [2], title: "Game points", text: ["The winner of a deal scores 3 game points if the loser took no trick (schwarz), 2 if the loser has fewer than 33 points (schneider), and 1 otherwise. A failed close and a wrong claim are scored as their options say."] },
-    { id: "match", players: [2], title: "The match", text: ["Deals go on until a player reaches the target, 7 game points by default (option target). Then the table may play again (rematch)."] },
-  ],
-  variants: { title: "Games", text: ["Sixty-Six: the rules above. Schnapsen: 20 cards, 5 in hand (3 then 2), the trump jack is exchanged and may be exchanged before winning a trick, no last-trick bonus, marriages allowed after the stock is gone. Sixty-Six with 32 cards: the sevens and eights join the deck."] },
-  option_titles: { wrong_claim: "A wrong claim", strict: "Rules after the stock", exchange_needs_trick: "Exchange only after a trick", exchange_min_stock: "Cards needed to exchange", close_min_stock: "Cards needed to close", marriages_in_strict_phase: "Marriages after the stock", last_trick_bonus: "Last-trick bonus", loser_counts_marriages: "The loser's marriages count", schwarz: "When a deal is worth 3" },
-  options_title: "The options (house rules)",
-  options: {
-    target: "Play to: the match ends when a player has 7 game points, or 10.",
-    claim: "Reaching 66: counted automatically (the deal ends the moment a player has 66, and the scores are shown), or claimed by the player (nobody sees the running scores; you must count and claim 66 yourself when on move or right after winning a trick; a wrong claim ends the deal and costs you, see wrong_claim).",
-    close_fail: "A failed close costs: the opponent scores 2 game points, or 3 if the opponent had no trick when the stock was closed (default); or the closer loses 3 game points; or the opponent scores what the deal was worth when the stock was closed, at least 2.",
-    wrong_claim: "A wrong claim (manual counting only): the opponent scores 2 game points, or 3 if the opponent has no trick (default); or the opponent scores what the claimer would have scored had the claim been right.",
-    strict: "After the stock is gone or closed: follow suit and beat the card led if you can, else trump (default); or only follow suit, with no duty to beat or to trump.",
-    exchange_needs_trick: "The trump exchange is allowed only after you have won a trick in this deal (default yes; Schnapsen no).",
-    exchange_min_stock: "The trump exchange needs at least this many cards in the stock, the turned card included (default 3).",
-    close_min_stock: "Closing needs at least this many cards in the stock (default 3).",
-    marriages_in_strict_phase: "Marriages may still be declared after the stock is gone or closed (default no; Schnapsen yes).",
-    last_trick_bonus: "Points for the last trick when the stock was played out (default 10; Schnapsen 0).",
-    loser_counts_marriages: "The loser's credited marriages count toward the 33 that decide between 1 and 2 game points (default yes).",
-    schwarz: "Three game points when the loser took no trick (default), or when the loser has no points.",
-  },
-};
+export const RULE_LANGUAGES = ["en", "de", "pl", "it", "es"];
 
-const DE = {
-  title: "So spielt man Sechsundsechzig",
-  intro: "Zwei Spieler, 24 Karten. Ein Spiel gewinnt, wer zuerst 66 Augen hat; die Partie gewinnt, wer zuerst 7 Gewinnpunkte hat. Die Hausregeln eines Tisches sind die Optionen unten.",
-  sections: [
-    { id: "cards", players: [2], title: "Karten und Augen", text: ["Ass 11, Zehn 10, König 4, Dame 3, Bube 2, Neun 0: 120 Augen im Blatt. Schnapsen spielt ohne Neunen (20 Karten); das Spiel mit 32 Karten hat zusätzlich Achter und Siebener, je 0.", "Einen Stich gewinnt der höchste Trumpf, sonst die höchste Karte der ausgespielten Farbe."] },
-    { id: "deal", players: [2], title: "Das Geben", text: ["Jeder bekommt 6 Karten, je 3 auf einmal. Die nächste Karte wird aufgedeckt: ihre Farbe ist Trumpf. Die übrigen Karten, der Stock, liegen quer darüber. Der Geber wechselt jedes Spiel; der andere spielt zum ersten Stich aus."] },
-    { id: "play", players: [2], title: "Spielen, solange der Stock offen ist", text: ["Jede Karte darf gespielt werden: Es gibt keinen Farb- oder Stichzwang. Wer den Stich macht, nimmt die oberste Karte des Stocks, dann der andere; wer den Stich gemacht hat, spielt aus. Die aufgedeckte Trumpfkarte ist die letzte Karte des Stocks."] },
-    { id: "strict", players: [2], title: "Wenn der Stock aufgebraucht oder zugedreht ist", text: ["Jetzt musst du Farbe bedienen und die ausgespielte Karte stechen, wenn du kannst; ohne die Farbe musst du Trumpf spielen, wenn du kannst; sonst darfst du jede Karte spielen (siehe Option strict)."] },
-    { id: "exchange", players: [2], title: "Die Trumpfkarte tauschen", text: ["Wer ausspielt, darf vor dem Ausspielen die Trumpf-Neun (Schnapsen: den Buben) gegen die aufgedeckte Trumpfkarte tauschen, solange noch mindestens 3 Karten im Stock sind (ohne andere Hausregel erst nach einem eigenen Stich in diesem Spiel)."] },
-    { id: "marriages", players: [2], title: "Ansagen (Paare)", text: ["Wer König und Dame einer Farbe hält und ausspielt, darf sie ansagen: eine ausspielen, die andere zeigen. Ein Paar zählt 20, in Trumpf 40. Die Augen zählen erst, wenn der Spieler einen Stich gemacht hat; bis dahin sind sie offen, und ohne Stich verfallen sie."] },
-    { id: "closing", players: [2], title: "Zudrehen", text: ["Wer ausspielt, darf vor dem Ausspielen zudrehen, solange der Stock mindestens 3 Karten hat: Niemand nimmt mehr Karten, es gilt sofort Farb- und Stichzwang, und der letzte Stich bringt nichts extra. Wer zudreht, muss 66 erreichen; Augen und Stiche des Gegners zählen so, wie sie beim Zudrehen waren. Wer es nicht schafft, wird bestraft (Option close_fail)."] },
-    { id: "last-trick", players: [2], title: "Der letzte Stich", text: ["Wurde der Stock aufgebraucht (nicht zugedreht), bringt der letzte Stich 10 Augen extra."] },
-    { id: "going-out", players: [2], title: "66 erreichen", text: ["Deine Augen sind die Kartenwerte deiner Stiche und deine gutgeschriebenen Ansagen. Das Spiel endet, sobald jemand 66 hat (oder sie ansagt, Option claim). Sind alle Karten gespielt und niemand hat 66, gewinnt der letzte Stich das Spiel und 1 Gewinnpunkt."] },
-    { id: "game-points", players: [2], title: "Gewinnpunkte", text: ["Der Gewinner eines Spiels bekommt 3 Gewinnpunkte, wenn der Verlierer keinen Stich hat (schwarz), 2, wenn der Verlierer unter 33 Augen hat (Schneider), sonst 1. Misslungenes Zudrehen und falsche Ansagen zählen nach ihren Optionen."] },
-    { id: "match", players: [2], title: "Die Partie", text: ["Gespielt wird, bis jemand das Ziel erreicht, ohne andere Hausregel 7 Gewinnpunkte (Option target). Danach kann der Tisch noch einmal spielen (Revanche)."] },
-  ],
-  variants: { title: "Spiele", text: ["Sechsundsechzig: die Regeln oben. Schnapsen: 20 Karten, 5 auf der Hand (3, dann 2), getauscht wird der Trumpf-Bube, auch vor dem ersten Stich, kein Extra für den letzten Stich, Ansagen auch nach dem Stock. Sechsundsechzig mit 32 Karten: mit Siebenern und Achtern."] },
-  option_titles: { wrong_claim: "Falsche Ansage", strict: "Regeln nach dem Stock", exchange_needs_trick: "Tauschen erst nach einem Stich", exchange_min_stock: "Karten zum Tauschen", close_min_stock: "Karten zum Zudrehen", marriages_in_strict_phase: "Ansagen nach dem Stock", last_trick_bonus: "Extra für den letzten Stich", loser_counts_marriages: "Ansagen des Verlierers zählen", schwarz: "Wann ein Spiel 3 zählt" },
-  options_title: "Die Optionen (Hausregeln)",
-  options: {
-    target: "Spiel bis: Die Partie endet, wenn jemand 7 Gewinnpunkte hat, oder 10.",
-    claim: "66 erreichen: automatisch gezählt (das Spiel endet, sobald jemand 66 hat, die Augen werden angezeigt) oder vom Spieler angesagt (niemand sieht die laufenden Augen; du zählst selbst und sagst 66 an, wenn du am Zug bist oder gerade einen Stich gemacht hast; eine falsche Ansage beendet das Spiel und kostet, siehe wrong_claim).",
-    close_fail: "Misslungenes Zudrehen kostet: Der Gegner bekommt 2 Gewinnpunkte, oder 3, wenn er beim Zudrehen keinen Stich hatte (Standard); oder wer zugedreht hat, verliert 3 Gewinnpunkte; oder der Gegner bekommt den Wert des Spiels beim Zudrehen, mindestens 2.",
-    wrong_claim: "Falsche Ansage (nur beim Selbstzählen): Der Gegner bekommt 2 Gewinnpunkte, oder 3, wenn er keinen Stich hat (Standard); oder der Gegner bekommt, was die Ansage wert gewesen wäre.",
-    strict: "Nach dem Stock: Farbe bedienen und stechen, wenn möglich, sonst Trumpf (Standard); oder nur Farbe bedienen, ohne Stich- und Trumpfzwang.",
-    exchange_needs_trick: "Tauschen erst nach einem eigenen Stich in diesem Spiel (Standard ja; Schnapsen nein).",
-    exchange_min_stock: "Zum Tauschen braucht der Stock mindestens so viele Karten, die aufgedeckte mitgezählt (Standard 3).",
-    close_min_stock: "Zum Zudrehen braucht der Stock mindestens so viele Karten (Standard 3).",
-    marriages_in_strict_phase: "Ansagen auch nach dem Stock oder nach dem Zudrehen (Standard nein; Schnapsen ja).",
-    last_trick_bonus: "Augen für den letzten Stich, wenn der Stock aufgebraucht wurde (Standard 10; Schnapsen 0).",
-    loser_counts_marriages: "Die gutgeschriebenen Ansagen des Verlierers zählen zu den 33, die zwischen 1 und 2 Gewinnpunkten entscheiden (Standard ja).",
-    schwarz: "Drei Gewinnpunkte, wenn der Verlierer keinen Stich hat (Standard), oder wenn er keine Augen hat.",
-  },
-};
+const cache = new Map();
 
-const PL = {
-  title: "Jak grać w sześćdziesiąt sześć",
-  intro: "Dwóch graczy, 24 karty. Rozdanie wygrywa ten, kto pierwszy zdobędzie 66 punktów; partię ten, kto pierwszy zdobędzie 7 punktów meczowych. Zasady domowe stołu to opcje poniżej.",
-  sections: [
-    { id: "cards", players: [2], title: "Karty i punkty", text: ["As 11, dziesiątka 10, król 4, dama 3, walet 2, dziewiątka 0: 120 punktów w talii. Schnapsen gra się bez dziewiątek (20 kart); gra 32 kartami dodaje ósemki i siódemki, po 0.", "Lewę bierze najwyższy atut, a bez atutu najwyższa karta koloru wyjścia."] },
-    { id: "deal", players: [2], title: "Rozdanie", text: ["Każdy dostaje 6 kart, po 3 naraz. Następna karta zostaje odkryta: jej kolor to atut. Reszta kart, talia, leży na niej w poprzek. Rozdający zmienia się co rozdanie; pierwszą lewę wychodzi drugi gracz."] },
-    { id: "play", players: [2], title: "Gra przy otwartej talii", text: ["Można zagrać dowolną kartę: nie trzeba dokładać do koloru ani bić. Zwycięzca lewy dobiera wierzchnią kartę z talii, potem drugi gracz; zwycięzca wychodzi do następnej lewy. Odkryty atut jest ostatnią kartą talii."] },
-    { id: "strict", players: [2], title: "Gdy talia się skończy albo jest zamknięta", text: ["Teraz trzeba dokładać do koloru i przebijać, jeśli się da; bez koloru trzeba dać atut, jeśli się ma; w przeciwnym razie dowolną kartę (zob. opcja strict)."] },
-    { id: "exchange", players: [2], title: "Wymiana atutu", text: ["Gracz wychodzący może przed wyjściem wymienić dziewiątkę atutową (Schnapsen: waleta) na odkrytą kartę atutową, dopóki w talii są co najmniej 3 karty (domyślnie dopiero po wzięciu lewy w tym rozdaniu)."] },
-    { id: "marriages", players: [2], title: "Meldunki", text: ["Mając króla i damę jednego koloru, gracz wychodzący może je zameldować: wychodzi jedną, pokazuje drugą. Meldunek jest wart 20, w atucie 40. Punkty liczą się dopiero, gdy gracz weźmie lewę; do tego czasu czekają, a bez lewy przepadają."] },
-    { id: "closing", players: [2], title: "Zamknięcie talii", text: ["Gracz wychodzący może przed wyjściem zamknąć talię (śpi), jeśli ma ona co najmniej 3 karty: nikt już nie dobiera, od razu obowiązują ścisłe zasady, a ostatnia lewa nie daje premii. Zamykający musi zdobyć 66; punkty i lewy przeciwnika liczą się tak, jak w chwili zamknięcia. Kto nie zdobędzie, płaci karę (opcja close_fail)."] },
-    { id: "last-trick", players: [2], title: "Ostatnia lewa", text: ["Jeśli talia została wyczerpana (nie zamknięta), ostatnia lewa daje 10 punktów premii."] },
-    { id: "going-out", players: [2], title: "66 punktów", text: ["Twoje punkty to wartość kart w twoich lewach plus zaliczone meldunki. Rozdanie kończy się, gdy ktoś ma 66 (albo je zgłosi, opcja claim). Gdy zagrano wszystkie karty i nikt nie ma 66, rozdanie i 1 punkt wygrywa zdobywca ostatniej lewy."] },
-    { id: "game-points", players: [2], title: "Punkty meczowe", text: ["Zwycięzca rozdania dostaje 3 punkty, jeśli przegrany nie wziął lewy (czarny), 2, jeśli przegrany ma mniej niż 33 punkty, w przeciwnym razie 1. Nieudane zamknięcie i błędne zgłoszenie liczy się według ich opcji."] },
-    { id: "match", players: [2], title: "Partia", text: ["Gra się do celu, domyślnie 7 punktów meczowych (opcja target). Potem stół może zagrać jeszcze raz (rewanż)."] },
-  ],
-  variants: { title: "Gry", text: ["Sześćdziesiąt sześć: zasady powyżej. Schnapsen: 20 kart, 5 w ręce (3, potem 2), wymienia się waleta atutowego, także przed pierwszą lewą, bez premii za ostatnią lewę, meldunki także po wyczerpaniu talii. Sześćdziesiąt sześć 32 kartami: z siódemkami i ósemkami."] },
-  option_titles: { wrong_claim: "Błędne zgłoszenie", strict: "Zasady po wyczerpaniu talii", exchange_needs_trick: "Wymiana dopiero po lewie", exchange_min_stock: "Karty potrzebne do wymiany", close_min_stock: "Karty potrzebne do zamknięcia", marriages_in_strict_phase: "Meldunki po wyczerpaniu talii", last_trick_bonus: "Premia za ostatnią lewę", loser_counts_marriages: "Meldunki przegranego się liczą", schwarz: "Kiedy rozdanie jest warte 3" },
-  options_title: "Opcje (zasady domowe)",
-  options: {
-    target: "Gra do: partia kończy się, gdy ktoś ma 7 punktów meczowych albo 10.",
-    claim: "66 punktów: liczone automatycznie (rozdanie kończy się, gdy ktoś ma 66, punkty są widoczne) albo zgłaszane przez gracza (nikt nie widzi bieżących punktów; liczysz sam i zgłaszasz 66, gdy masz ruch lub właśnie wziąłeś lewę; błędne zgłoszenie kończy rozdanie i kosztuje, zob. wrong_claim).",
-    close_fail: "Nieudane zamknięcie kosztuje: przeciwnik dostaje 2 punkty, albo 3, jeśli w chwili zamknięcia nie miał lewy (domyślnie); albo zamykający traci 3 punkty; albo przeciwnik dostaje wartość rozdania z chwili zamknięcia, co najmniej 2.",
-    wrong_claim: "Błędne zgłoszenie (tylko przy liczeniu samemu): przeciwnik dostaje 2 punkty, albo 3, jeśli nie ma lewy (domyślnie); albo przeciwnik dostaje tyle, ile byłoby warte trafne zgłoszenie.",
-    strict: "Po wyczerpaniu lub zamknięciu talii: dokładać do koloru i przebijać, jeśli się da, inaczej atut (domyślnie); albo tylko dokładać do koloru.",
-    exchange_needs_trick: "Wymiana atutu dopiero po wzięciu lewy w tym rozdaniu (domyślnie tak; Schnapsen nie).",
-    exchange_min_stock: "Do wymiany atutu talia musi mieć co najmniej tyle kart, licząc odkrytą (domyślnie 3).",
-    close_min_stock: "Do zamknięcia talia musi mieć co najmniej tyle kart (domyślnie 3).",
-    marriages_in_strict_phase: "Meldunki także po wyczerpaniu lub zamknięciu talii (domyślnie nie; Schnapsen tak).",
-    last_trick_bonus: "Punkty za ostatnią lewę, gdy talia została wyczerpana (domyślnie 10; Schnapsen 0).",
-    loser_counts_marriages: "Zaliczone meldunki przegranego liczą się do 33, które rozstrzygają między 1 a 2 punktami (domyślnie tak).",
-    schwarz: "Trzy punkty, gdy przegrany nie wziął lewy (domyślnie) albo gdy nie ma punktów.",
-  },
-};
+/** The rules of `language` (English when it has none), parsed; fetched once a page. */
+export function loadRules(language) {
+  const code = RULE_LANGUAGES.includes(language) ? language : "en";
+  if (!cache.has(code)) {
+    const text = fetch(`/rules/${code}.md`).then((response) => {
+      if (!response.ok) throw new Error(`rules ${code}: ${response.status}`);
+      return response.text();
+    });
+    cache.set(code, text.then(parseRules));
+    text.catch(() => cache.delete(code));
+  }
+  return cache.get(code);
+}
 
-const IT = {
-  title: "Come si gioca a Sessantasei",
-  intro: "Due giocatori, 24 carte. Vince la mano chi arriva per primo a 66 punti; vince la partita chi arriva per primo a 7 punti partita. Le regole della casa di un tavolo sono le opzioni qui sotto.",
-  sections: [
-    { id: "cards", players: [2], title: "Carte e punti", text: ["Asso 11, dieci 10, re 4, donna 3, fante 2, nove 0: 120 punti nel mazzo. Lo Schnapsen si gioca senza i nove (20 carte); il gioco a 32 carte aggiunge otto e sette, che valgono 0.", "La presa va alla briscola più alta, altrimenti alla carta più alta del seme giocato per primo."] },
-    { id: "deal", players: [2], title: "La distribuzione", text: ["Ognuno riceve 6 carte, 3 alla volta. La carta seguente viene scoperta: il suo seme è la briscola. Le altre carte, il tallone, le stanno sopra di traverso. Il mazziere cambia a ogni mano; l'altro gioca per primo."] },
-    { id: "play", players: [2], title: "Gioco a tallone aperto", text: ["Si può giocare qualsiasi carta: non c'è obbligo di rispondere al seme né di prendere. Chi vince la presa pesca la prima carta del tallone, poi l'altro; chi ha preso gioca per primo. La briscola scoperta è l'ultima carta del tallone."] },
-    { id: "strict", players: [2], title: "Quando il tallone è finito o chiuso", text: ["Ora bisogna rispondere al seme e superare la carta giocata se si può; senza quel seme bisogna giocare briscola se si può; altrimenti qualsiasi carta (vedi l'opzione strict)."] },
-    { id: "exchange", players: [2], title: "Scambiare la briscola", text: ["Chi è di mano può, prima di giocare, scambiare il nove di briscola (Schnapsen: il fante) con la briscola scoperta, finché nel tallone restano almeno 3 carte (di norma solo dopo aver vinto una presa in questa mano)."] },
-    { id: "marriages", players: [2], title: "Matrimoni", text: ["Chi ha re e donna dello stesso seme ed è di mano può dichiararli: gioca l'uno e mostra l'altra. Un matrimonio vale 20, 40 a briscola. I punti contano solo quando il giocatore ha vinto una presa; fino ad allora sono in attesa, e senza prese vanno persi."] },
-    { id: "closing", players: [2], title: "Chiudere il tallone", text: ["Chi è di mano può, prima di giocare, chiudere il tallone se ha almeno 3 carte: nessuno pesca più, valgono subito le regole strette e l'ultima presa non dà premio. Chi chiude deve arrivare a 66; punti e prese dell'avversario contano come alla chiusura. Chi non ci riesce paga (opzione close_fail)."] },
-    { id: "last-trick", players: [2], title: "L'ultima presa", text: ["Se il tallone è stato esaurito (non chiuso), l'ultima presa vale 10 punti in più."] },
-    { id: "going-out", players: [2], title: "Arrivare a 66", text: ["I tuoi punti sono i valori delle carte nelle tue prese più i matrimoni accreditati. La mano finisce appena qualcuno ha 66 (o li dichiara, opzione claim). Se si giocano tutte le carte e nessuno ha 66, chi fa l'ultima presa vince la mano e 1 punto partita."] },
-    { id: "game-points", players: [2], title: "Punti partita", text: ["Chi vince la mano segna 3 punti se il perdente non ha prese (cappotto), 2 se il perdente ha meno di 33 punti, altrimenti 1. Una chiusura fallita e una dichiarazione sbagliata contano secondo le loro opzioni."] },
-    { id: "match", players: [2], title: "La partita", text: ["Si gioca fino all'obiettivo, di norma 7 punti partita (opzione target). Poi il tavolo può giocare di nuovo (rivincita)."] },
-  ],
-  variants: { title: "Giochi", text: ["Sessantasei: le regole qui sopra. Schnapsen: 20 carte, 5 in mano (3 e poi 2), si scambia il fante di briscola anche prima della prima presa, niente premio per l'ultima presa, matrimoni anche a tallone finito. Sessantasei a 32 carte: con sette e otto."] },
-  option_titles: { wrong_claim: "Dichiarazione sbagliata", strict: "Regole a tallone finito", exchange_needs_trick: "Scambio solo dopo una presa", exchange_min_stock: "Carte per lo scambio", close_min_stock: "Carte per chiudere", marriages_in_strict_phase: "Matrimoni a tallone finito", last_trick_bonus: "Premio dell'ultima presa", loser_counts_marriages: "Contano i matrimoni del perdente", schwarz: "Quando una mano vale 3" },
-  options_title: "Le opzioni (regole della casa)",
-  options: {
-    target: "Si gioca fino a: la partita finisce quando qualcuno ha 7 punti partita, o 10.",
-    claim: "Arrivare a 66: contato automaticamente (la mano finisce appena qualcuno ha 66, i punti sono visibili) o dichiarato dal giocatore (nessuno vede i punti; conti tu e dichiari 66 quando tocca a te o subito dopo una presa; una dichiarazione sbagliata chiude la mano e costa, vedi wrong_claim).",
-    close_fail: "Una chiusura fallita costa: l'avversario segna 2 punti partita, o 3 se alla chiusura non aveva prese (predefinito); oppure chi ha chiuso perde 3 punti partita; oppure l'avversario segna il valore della mano alla chiusura, almeno 2.",
-    wrong_claim: "Dichiarazione sbagliata (solo contando da sé): l'avversario segna 2 punti partita, o 3 se non ha prese (predefinito); oppure l'avversario segna quanto avrebbe valso la dichiarazione giusta.",
-    strict: "A tallone finito o chiuso: rispondere al seme e superare se si può, altrimenti briscola (predefinito); oppure solo rispondere al seme.",
-    exchange_needs_trick: "Lo scambio della briscola solo dopo aver vinto una presa in questa mano (predefinito sì; Schnapsen no).",
-    exchange_min_stock: "Per lo scambio il tallone deve avere almeno tante carte, la scoperta compresa (predefinito 3).",
-    close_min_stock: "Per chiudere il tallone deve avere almeno tante carte (predefinito 3).",
-    marriages_in_strict_phase: "Matrimoni anche a tallone finito o chiuso (predefinito no; Schnapsen sì).",
-    last_trick_bonus: "Punti per l'ultima presa quando il tallone è stato esaurito (predefinito 10; Schnapsen 0).",
-    loser_counts_marriages: "I matrimoni accreditati del perdente contano per i 33 che decidono tra 1 e 2 punti partita (predefinito sì).",
-    schwarz: "Tre punti partita quando il perdente non ha prese (predefinito), o quando non ha punti.",
-  },
-};
-
-const ES = {
-  title: "Cómo se juega al Sesenta y seis",
-  intro: "Dos jugadores, 24 cartas. Gana la mano quien llega primero a 66 puntos; gana la partida quien llega primero a 7 puntos de partida. Las reglas de la casa de una mesa son las opciones de abajo.",
-  sections: [
-    { id: "cards", players: [2], title: "Cartas y puntos", text: ["As 11, diez 10, rey 4, reina 3, jota 2, nueve 0: 120 puntos en la baraja. El Schnapsen se juega sin nueves (20 cartas); el juego de 32 cartas añade ochos y sietes, que valen 0.", "La baza la gana el triunfo más alto, o si no la carta más alta del palo de salida."] },
-    { id: "deal", players: [2], title: "El reparto", text: ["Cada uno recibe 6 cartas, de 3 en 3. La carta siguiente se vuelve boca arriba: su palo es el triunfo. El resto, el mazo, queda cruzado encima. El que reparte cambia en cada mano; el otro sale en la primera baza."] },
-    { id: "play", players: [2], title: "Jugar con el mazo abierto", text: ["Se puede jugar cualquier carta: no hay obligación de asistir ni de ganar. Quien gana la baza roba la carta de arriba del mazo, luego el otro; quien ganó sale en la siguiente. La carta de triunfo vuelta es la última del mazo."] },
-    { id: "strict", players: [2], title: "Cuando el mazo se acaba o se cierra", text: ["Ahora hay que asistir al palo y superar la carta de salida si se puede; sin ese palo hay que fallar con triunfo si se puede; si no, cualquier carta (ver la opción strict)."] },
-    { id: "exchange", players: [2], title: "Cambiar la carta de triunfo", text: ["Quien sale puede, antes de jugar, cambiar el nueve de triunfo (Schnapsen: la jota) por la carta de triunfo vuelta, mientras queden al menos 3 cartas en el mazo (por defecto solo tras ganar una baza en esta mano)."] },
-    { id: "marriages", players: [2], title: "Cantes", text: ["Quien tiene el rey y la reina de un palo y sale puede cantarlos: juega uno y enseña el otro. Un cante vale 20, o 40 en triunfo. Sus puntos cuentan solo cuando el jugador ha ganado una baza; hasta entonces están pendientes, y sin bazas se pierden."] },
-    { id: "closing", players: [2], title: "Cerrar el mazo", text: ["Quien sale puede, antes de jugar, cerrar el mazo si tiene al menos 3 cartas: nadie roba más, rigen de inmediato las reglas estrictas y la última baza no da premio. Quien cierra debe llegar a 66; los puntos y bazas del rival cuentan como al cerrar. Quien no lo logra paga (opción close_fail)."] },
-    { id: "last-trick", players: [2], title: "La última baza", text: ["Si el mazo se agotó (sin cerrarse), quien gana la última baza suma 10 puntos extra."] },
-    { id: "going-out", players: [2], title: "Llegar a 66", text: ["Tus puntos son los valores de las cartas de tus bazas más tus cantes acreditados. La mano termina en cuanto alguien tiene 66 (o los canta, opción claim). Si se juegan todas las cartas y nadie llega a 66, quien gana la última baza gana la mano y 1 punto de partida."] },
-    { id: "game-points", players: [2], title: "Puntos de partida", text: ["Quien gana la mano suma 3 puntos si el perdedor no hizo ninguna baza (capote), 2 si el perdedor tiene menos de 33 puntos, y 1 en otro caso. Un cierre fallido y un cante de 66 falso se puntúan según sus opciones."] },
-    { id: "match", players: [2], title: "La partida", text: ["Se juega hasta la meta, 7 puntos de partida por defecto (opción target). Después la mesa puede jugar otra vez (revancha)."] },
-  ],
-  variants: { title: "Juegos", text: ["Sesenta y seis: las reglas de arriba. Schnapsen: 20 cartas, 5 en mano (3 y luego 2), se cambia la jota de triunfo, también antes de la primera baza, sin premio por la última baza, cantes también con el mazo agotado. Sesenta y seis con 32 cartas: con sietes y ochos."] },
-  option_titles: { wrong_claim: "Cante de 66 falso", strict: "Reglas sin mazo", exchange_needs_trick: "Cambiar solo tras una baza", exchange_min_stock: "Cartas para cambiar", close_min_stock: "Cartas para cerrar", marriages_in_strict_phase: "Cantes sin mazo", last_trick_bonus: "Premio de la última baza", loser_counts_marriages: "Cuentan los cantes del perdedor", schwarz: "Cuándo una mano vale 3" },
-  options_title: "Las opciones (reglas de la casa)",
-  options: {
-    target: "Jugar hasta: la partida termina cuando alguien tiene 7 puntos de partida, o 10.",
-    claim: "Llegar a 66: contado automáticamente (la mano termina en cuanto alguien tiene 66, los puntos se ven) o cantado por el jugador (nadie ve los puntos; cuentas tú y cantas 66 cuando te toca o justo tras ganar una baza; un cante falso termina la mano y cuesta, ver wrong_claim).",
-    close_fail: "Un cierre fallido cuesta: el rival gana 2 puntos de partida, o 3 si al cerrar no tenía bazas (por defecto); o quien cerró pierde 3 puntos de partida; o el rival gana lo que valía la mano al cerrar, al menos 2.",
-    wrong_claim: "Cante de 66 falso (solo contando uno mismo): el rival gana 2 puntos de partida, o 3 si no tiene bazas (por defecto); o el rival gana lo que habría valido el cante si fuera cierto.",
-    strict: "Con el mazo agotado o cerrado: asistir y superar si se puede, si no triunfo (por defecto); o solo asistir al palo.",
-    exchange_needs_trick: "El cambio del triunfo solo tras ganar una baza en esta mano (por defecto sí; Schnapsen no).",
-    exchange_min_stock: "Para cambiar, el mazo debe tener al menos tantas cartas, la vuelta incluida (por defecto 3).",
-    close_min_stock: "Para cerrar, el mazo debe tener al menos tantas cartas (por defecto 3).",
-    marriages_in_strict_phase: "Cantes también con el mazo agotado o cerrado (por defecto no; Schnapsen sí).",
-    last_trick_bonus: "Puntos por la última baza cuando el mazo se agotó (por defecto 10; Schnapsen 0).",
-    loser_counts_marriages: "Los cantes acreditados del perdedor cuentan para los 33 que deciden entre 1 y 2 puntos (por defecto sí).",
-    schwarz: "Tres puntos de partida cuando el perdedor no hizo bazas (por defecto), o cuando no tiene puntos.",
-  },
-};
-
-/** The rules text by language code. */
-export const RULES_TEXT = { en: EN, de: DE, pl: PL, it: IT, es: ES };
+/** A rules file as {title, intro, sections: [{id, players, title, paragraphs, options}]},
+ * each option {name, title, paragraphs}. */
+export function parseRules(markdown) {
+  const rules = { title: "", intro: [], sections: [] };
+  let target = rules.intro; // where the next paragraph goes
+  let pending = null; // the heading waiting for its marker line
+  let paragraph = [];
+  const flush = () => {
+    if (paragraph.length) target.push(paragraph.join(" "));
+    paragraph = [];
+  };
+  for (const raw of markdown.split("\n")) {
+    const line = raw.trim();
+    const marker = line.match(/^<!--\s*(section|option):\s*(.*?)\s*-->$/);
+    if (marker && pending) {
+      const fields = Object.fromEntries(
+        marker[2].split(";").map((part) => part.split(":").map((s) => s.trim())),
+      );
+      if (marker[1] === "section") {
+        const section = { id: marker[2].split(";")[0].trim(), players: (fields.players || "").split(/\s+/).filter(Boolean).map(Number), title: pending, paragraphs: [], options: [] };
+        rules.sections.push(section);
+        target = section.paragraphs;
+      } else {
+        const option = { name: marker[2].trim(), title: pending, paragraphs: [] };
+        rules.sections.at(-1).options.push(option);
+        target = option.paragraphs;
+      }
+      pending = null;
+      continue;
+    }
+    if (line.startsWith("<!--")) continue;
+    const heading = line.match(/^(#{1,3}) (.*)$/);
+    if (heading) {
+      flush();
+      if (heading[1] === "#") rules.title = heading[2];
+      else pending = heading[2];
+      continue;
+    }
+    if (!line) flush();
+    else paragraph.push(line);
+  }
+  flush();
+  return rules;
+}

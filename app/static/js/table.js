@@ -10,6 +10,8 @@ import { clockStrip, received, secondsOf, takeoverNotice, tick } from "./clock.j
 import { banner, h, mount, say, toast } from "./dom.js";
 import { errorText, failure } from "./errors.js";
 import { cardName, cardShort, seatNames, t } from "./i18n.js";
+import "./i18n-rules.js";
+import "./i18n-tables.js";
 import { SeatPresence } from "./presence.js";
 import { fold } from "./reducer.js";
 import { rematchFrom, rematchParts, secondsLeft } from "./rematch.js";
@@ -204,7 +206,7 @@ export function tablePage(root, tableId, navigate) {
     const who = (seat) => names()[seat] || "?";
     if (e.type === "card_played") return t("sr_played", { name: who(e.seat), card: cardName(e.card) });
     if (e.type === "trick_won") return t("sr_trick_won", { name: who(e.seat), points: e.points });
-    if (e.type === "deal_started") return t("ann_deal", { n: e.deal_no, name: who(e.dealer), suit: t(`suit_${e.trump}`) });
+    if (e.type === "deal_started") return dealTitle(e.deal_no, who(e.dealer), e.trump);
     if (e.type === "deal_over") return t("wins_deal", { name: sides()[e.result.winner] || "?" });
     return describe(e);
   }
@@ -383,6 +385,34 @@ export function tablePage(root, tableId, navigate) {
     }
   }
 
+  // A seated player gives the first empty seat to a computer player of `level` (the table
+  // starts once every seat is taken; the socket brings the match).
+  async function addComputer(level) {
+    try {
+      state.table = await call("POST", `/api/tables/${tableId}/bots`, { level });
+      render();
+    } catch (error) {
+      toast(failure(error));
+    }
+  }
+
+  function computerSeats(table) {
+    const empty = table.seats.filter((s) => !s.player_id).length;
+    if (table.status !== "open" || !empty) return null;
+    return h(
+      "div",
+      { class: "add-computer", role: "group", "aria-labelledby": "add-computer-title", "data-testid": "add-computer" },
+      h("p", { id: "add-computer-title" }, t("add_computer", { n: empty })),
+      h(
+        "div",
+        { class: "add-computer-levels" },
+        ["easy", "medium", "hard", "expert"].map((level) =>
+          h("button", { class: "button small", type: "button", "data-action": "add-computer", "data-level": level, onclick: () => addComputer(level) }, t(`bot_level_${level}`)),
+        ),
+      ),
+    );
+  }
+
   function resignAndLeave() {
     state.leaving = true;
     send({ type: "resign" });
@@ -418,7 +448,8 @@ export function tablePage(root, tableId, navigate) {
     if (plays.some((a) => a.marriage) && plays.some((a) => !a.marriage)) {
       state.marriageFor = code;
       render();
-      document.querySelector(".marriage-choice button")?.focus();
+      // No scroll: the choice shows under the table (kept in view on a phone, talon.css).
+      document.querySelector(".marriage-choice button")?.focus({ preventScroll: true });
       return;
     }
     send(plays[0]);
@@ -628,6 +659,7 @@ export function tablePage(root, tableId, navigate) {
         h("p", {}, t("invite_help")),
         h("div", { class: "copy-row" }, input, copy),
         rulesLine(table),
+        computerSeats(table),
         h(
           "div",
           { class: "leave-row" },
@@ -720,19 +752,22 @@ export function tablePage(root, tableId, navigate) {
           t(state.showLast ? "hide_last_trick" : "last_trick")),
       );
     }
-    const actions = h("div", { class: "actions", role: "toolbar", "aria-label": t("actions_label") });
+    // What the player may do on this turn (bid, marriage, exchange, close, claim) comes first,
+    // right under the table; on a phone it stays in view while the table does (talon.css).
+    const turn = h("div", { class: "actions turn-actions", role: "toolbar", "aria-label": t("actions_label"), "data-testid": "turn-actions" });
+    const actions = h("div", { class: "actions" });
     if (!spectator && state.online) {
       const types = new Set(legal().map((a) => a.type));
-      if (types.has("bid") || types.has("pass")) actions.append(biddingPanel());
-      if (state.marriageFor) actions.append(marriageChoice(state.marriageFor));
-      if (types.has("exchange")) actions.append(actionButton("exchange", t("exchange")));
-      if (state.confirm) actions.append(confirmPanel(state.confirm));
+      if (types.has("bid") || types.has("pass")) turn.append(biddingPanel());
+      if (state.marriageFor) turn.append(marriageChoice(state.marriageFor));
+      if (types.has("exchange")) turn.append(actionButton("exchange", t("exchange")));
+      if (state.confirm) turn.append(confirmPanel(state.confirm));
       else {
-        if (types.has("close")) actions.append(riskyButton("close", t("close")));
-        if (types.has("claim")) actions.append(riskyButton("claim", t("claim_66")));
+        if (types.has("close")) turn.append(riskyButton("close", t("close")));
+        if (types.has("claim")) turn.append(riskyButton("claim", t("claim_66")));
       }
       if (!v.match_over) {
-        for (const seat of othersIn("gone").filter(opponent)) actions.append(claimPanel(seat));
+        for (const seat of othersIn("gone").filter(opponent)) turn.append(claimPanel(seat));
         if (state.confirmResign) {
           actions.append(
             h("div", { class: "confirm", role: "group" },
@@ -751,6 +786,7 @@ export function tablePage(root, tableId, navigate) {
     return h(
       "aside",
       { class: "side" },
+      turn,
       spectator ? null : hints(),
       v.bid_goals && v.bid_goals.length ? biddingHistory(v) : null,
       actions,
@@ -791,7 +827,7 @@ export function tablePage(root, tableId, navigate) {
       }
       state.confirm = type;
       render();
-      document.querySelector(".confirm [data-action=confirm-yes]")?.focus();
+      document.querySelector(".confirm [data-action=confirm-yes]")?.focus({ preventScroll: true });
     };
     return h("button", { class: "button", type: "button", "data-action": type, onclick: ask }, label);
   }
@@ -819,27 +855,55 @@ export function tablePage(root, tableId, navigate) {
     );
   }
 
-  // A first game's hints, until the player says they have read them (remembered in this browser).
+  // A first game's hints at each game, until the player says they have read them (remembered in
+  // this browser for each kind of game: reading the two-player hints leaves the three- and
+  // four-player ones to come).
   const HINTS_SEEN = "talon.hintsSeen";
 
+  /** The hints for a game with these rules (the view's `rules`) and its rules page anchor. */
+  function hintsFor(variant, rules) {
+    const keys = ["hint_cards"];
+    if (rules.trump_from === "dealer_last") keys.push("hint_trump_dealer_last");
+    else if (rules.trump_from === "first_led") keys.push("hint_trump_first_led");
+    else keys.push("hint_trump");
+    if (rules.bidding) keys.push("hint_marriage", "hint_goal_bidding");
+    else if (rules.played_out === "redeal" && rules.players === 3) keys.push("hint_marriage", "hint_goal_three_hand");
+    else keys.push("hint_marriage", "hint_goal");
+    if (rules.players === 3 && rules.trump_from === "turned") keys.push("hint_set_aside");
+    if (rules.deck === 48) keys.push("hint_twins");
+    if (rules.partners && !rules.bidding) keys.push("hint_partners");
+    const kind = rules.players === 2 ? "" : `.${variant}.${rules.players}${rules.partners ? ".partners" : ""}`;
+    return { keys, seen: HINTS_SEEN + kind };
+  }
+
   function hints() {
-    if (localStorage.getItem(HINTS_SEEN) === "1") return null;
+    const rules = state.view?.rules;
+    const variant = state.table?.variant;
+    if (!rules || !variant) return null;
+    const { keys, seen } = hintsFor(variant, rules);
+    if (localStorage.getItem(seen) === "1") return null;
     const done = () => {
-      localStorage.setItem(HINTS_SEEN, "1");
+      localStorage.setItem(seen, "1");
       render();
     };
     return h(
       "section",
-      { class: "hints", "aria-labelledby": "hints-title", "data-testid": "hints" },
+      { class: "hints", "aria-labelledby": "hints-title", "data-testid": "hints", dataset: { variant } },
       h("h2", { id: "hints-title" }, t("hints_title")),
       h(
         "ul",
         {},
-        ["hint_cards", "hint_trump", "hint_marriage", "hint_goal"].map((key) => h("li", {}, t(key))),
-        h("li", {}, h("a", { href: "/rules", "data-link": true }, t("hint_rules"))),
+        keys.map((key) => h("li", {}, t(key))),
+        h("li", {}, h("a", { href: `/rules#${variant}`, "data-link": true }, t("hint_rules"))),
       ),
       h("button", { class: "button small", type: "button", "data-action": "hints-done", onclick: done }, t("hints_done")),
     );
+  }
+
+  // "Deal 2: Anna deals, trump is hearts", or, until the first card led names it (four-hand),
+  // that trump is not named yet.
+  function dealTitle(n, name, trump) {
+    return trump ? t("ann_deal", { n, name, suit: t(`suit_${trump}`) }) : t("ann_deal_no_trump", { n, name });
   }
 
   function dealLog(v) {
@@ -850,7 +914,7 @@ export function tablePage(root, tableId, navigate) {
     return h(
       "section",
       { class: "deal-log", "aria-labelledby": "log-title" },
-      h("h2", { id: "log-title", class: "log-title" }, suitIcon(v.trump), " ", t("ann_deal", { n: v.deal_no, name: n[v.dealer] || "?", suit: t(`suit_${v.trump}`) })),
+      h("h2", { id: "log-title", class: "log-title" }, v.trump ? [suitIcon(v.trump), " "] : null, dealTitle(v.deal_no, n[v.dealer] || "?", v.trump)),
       h(
         "ol",
         { class: "announcements", "aria-label": t("log_label", { n: v.deal_no }), "data-deal": String(state.log.deal) },
@@ -861,7 +925,7 @@ export function tablePage(root, tableId, navigate) {
             "details",
             { class: "earlier-deals" },
             h("summary", {}, t("earlier_deals")),
-            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, suitIcon(r.trump), " ", t("log_result", { n: r.deal_no, name: r.winner === null || r.winner === undefined ? "—" : s[r.winner] || "?", points: points(r) })))),
+            h("ol", {}, [...earlier].reverse().map((r) => h("li", {}, r.trump ? [suitIcon(r.trump), " "] : null, t("log_result", { n: r.deal_no, name: r.winner === null || r.winner === undefined ? "—" : s[r.winner] || "?", points: points(r) })))),
           )
         : null,
     );
@@ -973,9 +1037,15 @@ export function tablePage(root, tableId, navigate) {
     const w = v.match_winner;
     const gp = v.game_points;
     const others = gp.filter((_, seat) => seat !== w);
+    // A resignation decides the match whatever the score (which may still be 0:0).
+    const last = v.deal_results.at(-1);
+    const line =
+      last && last.termination === "resign" && last.resigned !== null && last.resigned !== undefined
+        ? t("match_winner_resigned", { name: n[w], loser: names()[last.resigned] || "?" })
+        : t("match_winner", { name: n[w], a: gp[w], b: others.join(":") });
     return [
       h("h2", { id: "dialog-title", class: "match-title" }, t("match_over")),
-      h("p", { class: "winner-line big", "data-testid": "match-winner" }, t("match_winner", { name: n[w], a: gp[w], b: others.join(":") })),
+      h("p", { class: "winner-line big", "data-testid": "match-winner" }, line),
     ];
   }
 
