@@ -75,8 +75,12 @@ def test_a_close_move_is_not_called_good(new_page: Any, server: Server) -> None:
         body["analysis"] = "done"
         route.fulfill(json=body)
 
-    page.route(f"**/api/matches/{match_id}/replay", record)
-    page.route(f"**/api/matches/{match_id}/analysis", lambda r: r.fulfill(json={"moves": moves}))
+    # Both come in pages (``?from=...``): every page of either is answered here.
+    page.route(re.compile(rf"/api/matches/{match_id}/replay(\?.*)?$"), record)
+    page.route(
+        re.compile(rf"/api/matches/{match_id}/analysis(\?.*)?$"),
+        lambda r: r.fulfill(json={"moves": moves, "next": None, "total_moves": len(moves)}),
+    )
     page.goto(f"/history/{match_id}")
     expect(page.locator(".replay-controls")).to_be_visible()
     step_to_advice(page)

@@ -7,6 +7,7 @@ a traceback, and takes extra settings as environment variables.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -16,10 +17,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tests.api.test_durability import wait_healthy
-from tests.support import sqlite_url
+import httpx
+import pytest
 
-__all__ = ["Served", "card_codes", "served", "unhandled_errors", "wait_healthy"]
+from tests.api.test_durability import wait_healthy
+from tests.support import free_port, sqlite_url
+
+__all__ = [
+    "Served",
+    "card_codes",
+    "module_server",
+    "post",
+    "served",
+    "unhandled_errors",
+    "wait_healthy",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 # Tests create many players and tables from one address and play as fast as they can.
@@ -104,3 +116,27 @@ def card_codes(data: Any) -> set[str]:
             elif " " in item:
                 found.update(CARD.findall(item))
     return found
+
+
+def module_server(
+    tmp_path_factory: pytest.TempPathFactory, name: str, **env: str
+) -> Iterator[tuple[str, Path]]:
+    """A healthy ``talon serve`` for a module's tests (``host:port`` and its log), with
+    ``env`` added to its settings; on the way out, the log must hold no unhandled error.
+    Use it from a module-scoped fixture: ``yield from module_server(factory, "name")``."""
+    folder = tmp_path_factory.mktemp(name)
+    port = free_port()
+    log = folder / "server.log"
+    with served(folder / "talon.db", port, log, **env):
+        asyncio.run(wait_healthy(f"127.0.0.1:{port}"))
+        yield f"127.0.0.1:{port}", log
+    assert not unhandled_errors(log.read_text()), "an unhandled exception in the server log"
+
+
+async def post(http: httpx.AsyncClient, path: str, token: str | None, body: Any) -> Any:
+    """POST ``body`` as the player of ``token`` (anonymously without one); the answer's JSON,
+    which must be a success."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = await http.post(path, json=body, headers=headers)
+    assert response.status_code < 300, response.text
+    return response.json()

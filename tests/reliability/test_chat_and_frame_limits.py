@@ -18,8 +18,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.reliability.server import served, unhandled_errors, wait_healthy
-from tests.reliability.test_hostile_input import post
+from tests.reliability.server import post, served, unhandled_errors, wait_healthy
 from tests.support import Client, free_port
 
 LINES_PER_MINUTE = 3

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.asyncio.client import connect
 
-from tests.reliability.server import served, unhandled_errors, wait_healthy
-from tests.reliability.test_hostile_input import Junk, post
-from tests.support import Client, free_port
+from tests.reliability.server import module_server, post, unhandled_errors
+from tests.reliability.test_hostile_input import Junk
+from tests.support import Client
 
 MAX_LENGTH = 40
 Kinds = st.sampled_from(
@@ -76,14 +76,8 @@ LINE_KEYS = {"type", "seq", "room", "sender", "at", "text", "phrase"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("chat-fuzz")
-    port = free_port()
-    log = folder / "server.log"
     limits = {"CHAT_MESSAGES_PER_MINUTE": "1000000", "CHAT_MAX_LENGTH": str(MAX_LENGTH)}
-    with served(folder / "talon.db", port, log, **limits):
-        asyncio.run(wait_healthy(f"127.0.0.1:{port}"))
-        yield f"127.0.0.1:{port}", log
-    assert not unhandled_errors(log.read_text()), "an unhandled exception in the server log"
+    yield from module_server(tmp_path_factory, "chat-fuzz", **limits)
 
 
 def real_ids(message: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:

@@ -35,7 +35,13 @@ from websockets.asyncio.client import ClientConnection, connect
 from app.engine import Action, Rules, State, apply, new_match, view
 from tests.engine.reducer import fold
 from tests.engine.test_views_and_events import hidden_from
-from tests.reliability.server import card_codes, served, unhandled_errors, wait_healthy
+from tests.reliability.server import (
+    card_codes,
+    post,
+    served,
+    unhandled_errors,
+    wait_healthy,
+)
 from tests.support import free_port
 
 CONCURRENT = 64
@@ -107,13 +113,6 @@ async def open_recorder(base: str, table_id: str, token: str | None, seat: int |
     await socket.send(json.dumps({"type": "hello", "token": token, "since": None}))
     await recorder.reach(0)
     return recorder
-
-
-async def post(http: httpx.AsyncClient, path: str, token: str | None, body: Any) -> Any:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = await http.post(path, json=body, headers=headers)
-    assert response.status_code < 300, response.text
-    return response.json()
 
 
 async def look(http: httpx.AsyncClient, played: Played, version: int, tokens: list[str]) -> None:

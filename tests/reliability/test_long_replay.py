@@ -19,8 +19,8 @@ import httpx
 import orjson
 import pytest
 
-from tests.reliability.server import served, unhandled_errors, wait_healthy
-from tests.support import Client, free_port
+from tests.reliability.server import module_server, post, unhandled_errors
+from tests.support import Client
 
 VERSIONS = 400
 NEVER_ENDS = {"failed_bid": "bidders_lose"}
@@ -29,20 +29,7 @@ NEVER_ENDS = {"failed_bid": "bidders_lose"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    folder = tmp_path_factory.mktemp("long-replay")
-    port = free_port()
-    log = folder / "server.log"
-    with served(folder / "talon.db", port, log):
-        asyncio.run(wait_healthy(f"127.0.0.1:{port}"))
-        yield f"127.0.0.1:{port}", log
-    assert not unhandled_errors(log.read_text()), "an unhandled exception in the server log"
-
-
-async def post(http: httpx.AsyncClient, path: str, token: str | None, body: Any) -> Any:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    response = await http.post(path, json=body, headers=headers)
-    assert response.status_code < 300, response.text
-    return response.json()
+    yield from module_server(tmp_path_factory, "long-replay")
 
 
 def luna_or_first(legal: list[dict[str, Any]]) -> dict[str, Any]:

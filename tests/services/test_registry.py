@@ -158,7 +158,7 @@ async def test_a_replay_is_computed_once(services: Services, monkeypatch: Any) -
 async def test_replay_pages_agree_with_the_whole_and_the_cache_keeps_to_its_bytes(
     services: Services,
 ) -> None:
-    authority, players = await started_table(services, {"target": 10})
+    authority, players = await started_table(services, {"target": 40})
     await play_random(authority, players, random.Random(6), 2000)
     assert authority.match_id is not None and authority.version > PIECE
     history = services.history
