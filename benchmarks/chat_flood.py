@@ -27,15 +27,13 @@ import itertools
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
-from load import free_port, wait_healthy
+from load import free_port, start_server, wait_healthy
 from websockets.asyncio.client import ClientConnection, connect
 
 from app.services.chat_text import WordFilter
@@ -87,22 +85,6 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def start(root: Path, port: int, database: Path) -> subprocess.Popen[bytes]:
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
-        "LOG_LEVEL": "warning",
-        "PLAYERS_PER_MINUTE": "1000000",
-        "TABLES_PER_MINUTE": "1000000",
-        "WS_MESSAGES_PER_SECOND": "1000000",
-        "WS_CONNECTIONS_PER_ADDRESS": "1000000",
-    }
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
-    return subprocess.Popen(
-        command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-
-
 async def greeted(base: str, table_id: str, token: str) -> ClientConnection:
     socket = await connect(f"ws://{base}/ws/tables/{table_id}", max_size=2**22)
     await socket.send(json.dumps({"type": "hello", "token": token}))
@@ -139,7 +121,7 @@ async def pinger(socket: ClientConnection, stop: asyncio.Event, pings: list[floa
 async def flood(root: Path, sockets: int, lines: int) -> str:
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="talon-chat-flood-") as folder:
-        process = start(root, port, Path(folder) / "talon.db")
+        process = start_server(port, Path(folder) / "talon.db", root)
         base = f"127.0.0.1:{port}"
         try:
             async with httpx.AsyncClient(base_url=f"http://{base}", timeout=60) as http:

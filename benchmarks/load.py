@@ -101,7 +101,8 @@ async def set_up_table(
     return table["id"], tokens
 
 
-def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
+def start_server(port: int, database: Path, root: Path = ROOT) -> subprocess.Popen[bytes]:
+    """``talon serve`` of the tree at ``root`` (this one by default) on ``port``."""
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
@@ -114,7 +115,7 @@ def start_server(port: int, database: Path) -> subprocess.Popen[bytes]:
     }
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
     return subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
 
 
