@@ -23,7 +23,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
@@ -58,6 +58,7 @@ from app.tables.committer import Committer, Write
 from app.tables.hub import EVERYONE, Hub, Subscriber, encode
 from app.tables.presence import Presence
 from app.tables.presenter import SeatHolder, VersionRecord, record_of
+from app.tables.rematch import RematchOffer
 from app.tables.snapshot import (
     RECORDS_KEPT,
     RECORDS_SLACK,
@@ -66,9 +67,6 @@ from app.tables.snapshot import (
     abandoned_json,
     load_snapshot,
 )
-
-if TYPE_CHECKING:
-    from app.tables.rematch import RematchOffer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -332,6 +330,11 @@ class TableAuthority:
         if self._runner is None:
             self._runner = loop.create_task(self._run())
         return answer
+
+    def later(self, kind: str, step: Callable[[], Awaitable[object]]) -> None:
+        """Queue ``step`` as this table's command (how presence looks again at the end of a
+        grace), in order with every other command."""
+        self.ask(Call(kind, lambda _table: step()))
 
     async def _run(self) -> None:
         try:

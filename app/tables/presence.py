@@ -18,21 +18,38 @@ welcome.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from app.players.bot_players import bot_level
-from app.tables.alarms import Alarm
-from app.tables.hub import EVERYONE, Subscriber
-
-if TYPE_CHECKING:
-    from app.tables.authority import TableAuthority
+from app.tables.alarms import Alarm, Timekeeper
+from app.tables.hub import EVERYONE, Hub, Subscriber
+from app.tables.presenter import SeatHolder
 
 State = Literal["connected", "away", "gone"]
 CONNECTED: State = "connected"
 AWAY: State = "away"
 GONE: State = "gone"
+
+
+class Watched(Protocol):
+    """What presence needs of its table (the table's actor): who watches it, its seats, its
+    clock and hub, and a way to run a step as one of its commands."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def hub(self) -> Hub: ...
+    @property
+    def timekeeper(self) -> Timekeeper: ...
+    @property
+    def watchers(self) -> Mapping[Subscriber, str | None]: ...
+    @property
+    def seats(self) -> Mapping[int, SeatHolder]: ...
+    def clock(self) -> float: ...
+    def seat_of(self, player_id: str | None) -> int | None: ...
+    def later(self, kind: str, step: Callable[[], Awaitable[object]]) -> None: ...
 
 
 @dataclass(eq=False)
@@ -52,24 +69,24 @@ class Presence:
         """The seat's presence, or None for an empty or bot seat."""
         return self._published.get(seat)
 
-    def greeted(self, table: TableAuthority, subscriber: Subscriber) -> None:
+    def greeted(self, table: Watched, subscriber: Subscriber) -> None:
         """A viewer was welcomed: every viewer learns of a change it makes (its player is
         back), or else this one alone gets the current presence."""
         if not (self._concerns(table, table.watchers.get(subscriber)) and self.update(table)):
             subscriber.deliver(self.frame(table))
 
-    def left(self, table: TableAuthority, player_id: str | None) -> None:
+    def left(self, table: Watched, player_id: str | None) -> None:
         """A viewer of ``player_id`` stopped watching: its seat may be away now."""
         if self._concerns(table, player_id):
             self.update(table)
 
-    def _concerns(self, table: TableAuthority, player_id: str | None) -> bool:
+    def _concerns(self, table: Watched, player_id: str | None) -> bool:
         """Whether a viewer of ``player_id`` coming or going may change anything: a seated
         player's, or the first one the table sees (a spectator's needs no look at every
         watcher, however many there are)."""
         return not self._looked or table.seat_of(player_id) is not None
 
-    def update(self, table: TableAuthority) -> bool:
+    def update(self, table: Watched) -> bool:
         """Bring each seat's presence up to the table's connections and clock, publishing a
         ``presence`` frame to every viewer when anything changed; True when it did."""
         if self._stopped:
@@ -102,7 +119,7 @@ class Presence:
         table.hub.publish(table.table_id, {EVERYONE: self.frame(table)})
         return True
 
-    def frame(self, table: TableAuthority) -> dict[str, Any]:
+    def frame(self, table: Watched) -> dict[str, Any]:
         """The ``presence`` frame: each human seat's state, the grace, the seconds left to an
         away seat, and the server's time (Unix seconds) when it was made."""
         now = table.clock()
@@ -137,17 +154,15 @@ class Presence:
         if timer is not None:
             timer.cancel()
 
-    def _arm(self, table: TableAuthority, seat: int, delay: float) -> None:
+    def _arm(self, table: Watched, seat: int, delay: float) -> None:
         """At the end of the seat's grace, look again, as one of the table's commands."""
 
-        from app.tables.authority import Call  # the table imports this module
-
-        async def look(table: TableAuthority) -> bool:
+        async def look() -> bool:
             return self.update(table)
 
         def due() -> None:
             self._timers.pop(seat, None)
             if not self._stopped:
-                table.ask(Call("presence", look))
+                table.later("presence", look)
 
         self._timers[seat] = table.timekeeper.call_later(delay, due)

@@ -20,19 +20,12 @@ import logging
 import math
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, Protocol, TypeVar
 
-from app.tables.alarms import Alarm
-from app.tables.hub import EVERYONE
-
-if TYPE_CHECKING:
-    from app.tables.authority import TableAuthority
+from app.tables.alarms import Alarm, Timekeeper
+from app.tables.hub import EVERYONE, Hub
 
 log = logging.getLogger(__name__)
-
-# Queue ``step`` as the table's command (``Call``); given by the lobby, which owns the inbox's
-# command kinds, so that this module needs nothing of the authority's at run time.
-Queue = Callable[["TableAuthority", Callable[["TableAuthority"], Awaitable[None]]], None]
 
 PENDING, STARTED, DECLINED, EXPIRED = "pending", "started", "declined", "expired"
 _numbers = itertools.count(1)
@@ -76,19 +69,40 @@ class RematchOffer:
         return {"type": "rematch", **self.state(now, outcome, by)}
 
 
+class Offered(Protocol):
+    """What an offer needs of its table (the table's actor): its standing offer, its clock,
+    its alarms and its hub."""
+
+    rematch: RematchOffer | None
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def hub(self) -> Hub: ...
+    @property
+    def timekeeper(self) -> Timekeeper: ...
+    def clock(self) -> float: ...
+
+
+Table = TypeVar("Table", bound=Offered)
+# Queue ``step`` as the table's command; given by the lobby, which owns the inbox's command
+# kinds, so that this module needs nothing of the actor's.
+Queue = Callable[[Table, Callable[[Table], Awaitable[None]]], None]
+
+
 def new_offer(seat: int, seats: int, computers: Collection[int], deadline: float) -> RematchOffer:
     """``seat``'s offer at a table of ``seats`` where ``computers`` play (they accept at once)."""
     return RematchOffer(seat, frozenset({seat, *computers}), deadline, seats)
 
 
-class Rematches:
+class Rematches(Generic[Table]):
     """The offers' timing: how long one stands, and the timer that ends it on its own."""
 
-    def __init__(self, seconds: float, queue: Queue) -> None:
+    def __init__(self, seconds: float, queue: Queue[Table]) -> None:
         self.seconds = seconds
         self.queue = queue
 
-    def stand(self, table: TableAuthority, offer: RematchOffer) -> RematchOffer:
+    def stand(self, table: Table, offer: RematchOffer) -> RematchOffer:
         """Make ``offer`` the table's standing offer (after the acceptance was stored) and tell
         every viewer; a new offer gets its expiry timer, an accepted one keeps its own."""
         previous = table.rematch
@@ -100,14 +114,14 @@ class Rematches:
         publish(table, offer.frame(table.clock()))
         return offer
 
-    def start(self, table: TableAuthority, offer: RematchOffer) -> dict[str, Any]:
+    def start(self, table: Table, offer: RematchOffer) -> dict[str, Any]:
         """The last acceptance (stored with the new match) completed ``offer``: it ends as
         started, before the new match's welcomes; its last state."""
         previous = table.rematch
         table.rematch = replace(offer, timer=None if previous is None else previous.timer)
         return self.end(table, STARTED)
 
-    def end(self, table: TableAuthority, outcome: str, by: int | None = None) -> dict[str, Any]:
+    def end(self, table: Table, outcome: str, by: int | None = None) -> dict[str, Any]:
         """End the standing offer (started, declined or expired), stop its timer and tell
         every viewer; the offer's last state."""
         offer = table.rematch
@@ -119,12 +133,12 @@ class Rematches:
         publish(table, frame)
         return {k: v for k, v in frame.items() if k != "type"}
 
-    def _arm(self, table: TableAuthority, offer: RematchOffer) -> Alarm:
+    def _arm(self, table: Table, offer: RematchOffer) -> Alarm:
         """At the deadline on the table's clock, queue the expiry as the table's command
         (``table.timekeeper``'s alarm): it expires the offer only if that offer still stands,
         so exactly once."""
 
-        async def expire(table: TableAuthority) -> None:
+        async def expire(table: Table) -> None:
             standing = table.rematch
             if standing is not None and standing.number == offer.number:
                 standing = replace(standing, timer=None)  # the timer is this one: done
@@ -137,6 +151,6 @@ class Rematches:
         )
 
 
-def publish(table: TableAuthority, frame: dict[str, Any]) -> None:
+def publish(table: Table, frame: dict[str, Any]) -> None:
     """Send ``frame`` to every viewer of ``table``."""
     table.hub.publish(table.table_id, {EVERYONE: frame})

@@ -148,7 +148,9 @@ class TableService:
         self.bots = bots
         self.clock_settings = clock_settings or ClockSettings()
         self.timekeeper = timekeeper or Timekeeper()
-        self.rematches = Rematches(rematch_seconds, self._queue_rematch_step)
+        self.rematches: Rematches[TableAuthority] = Rematches(
+            rematch_seconds, self._queue_rematch_step
+        )
         # Each table's presence: the grace before an away player is gone.
         self.presence_grace = presence_grace
 
