@@ -66,7 +66,7 @@ from app.tables.snapshot import (
     abandoned_json,
 )
 from app.tables.table import ActionRejected, Change, Lobby, Started, Table
-from app.tables.turns import PlayedTable, _abandonment
+from app.tables.turns import PlayedTable, abandonment
 
 log = logging.getLogger(__name__)
 
@@ -308,7 +308,7 @@ class TableAuthority(PlayedTable):
         await ensure_bot_players(self.sessions, {seat: TAKEOVER_LEVEL})
         bot = SeatHolder(bot_player_id(TAKEOVER_LEVEL, seat), bot_name(TAKEOVER_LEVEL))
         abandoned = {**self.abandoned, seat: holder}
-        await self.change_seat(seat, bot, abandoned, _abandonment(seat, holder, consequence))
+        await self.change_seat(seat, bot, abandoned, abandonment(seat, holder, consequence))
 
     async def change_seat(
         self,

@@ -121,7 +121,7 @@ class PlayedTable(Table):
         (``claimed``), resigns the match: an action in the log, stored with the match's
         record of who abandoned it."""
         assert self.state is not None and self.match_id is not None
-        entry = _abandonment(seat, holder, consequence)
+        entry = abandonment(seat, holder, consequence)
         new_state, events = apply(self.state, RESIGN, seat)
         await self._store_and_step(
             seat, RESIGN, new_state, events, [match_store.abandoned_step(self.match_id, entry)]
@@ -270,7 +270,7 @@ class PlayedTable(Table):
         return [match_store.deals_update(self.match_id, deals, points)]
 
 
-def _abandonment(seat: int, holder: SeatHolder, consequence: str) -> dict[str, Any]:
+def abandonment(seat: int, holder: SeatHolder, consequence: str) -> dict[str, Any]:
     """The match's record of a player who ran out of time."""
     return {
         "seat": seat,
