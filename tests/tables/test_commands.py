@@ -181,3 +181,27 @@ async def test_two_commands_sent_at_once_from_two_workers_run_one_after_the_othe
     assert steps[0][1] == steps[1][1] and steps[2][1] == steps[3][1] != steps[0][1]
     stored = await one.tables.stored(table["id"])
     assert len(stored.seats) == 2 and stored.status == "live"
+
+
+async def test_a_seated_players_new_name_reaches_the_table_as_a_command_in_turn(
+    services: Services,
+) -> None:
+    authority, (anna, _) = await started_table(services)
+    watcher = Recorder(None)
+    await authority.attach(watcher, None, None)
+    seen = len(watcher.frames)
+    anna.name = "Anni"
+    steps: list[str] = []
+    process = authority.process
+
+    async def recorded(command: Command) -> Any:
+        steps.append(command.kind)
+        return await process(command)
+
+    authority.process = recorded  # type: ignore[method-assign]
+    await services.tables.renamed(anna)
+    assert steps == ["rename"]  # through the inbox, like every change
+    assert authority.seats[0].name == "Anni"
+    frames = watcher.frames[seen:]
+    assert [f["type"] for f in frames] == ["table"]
+    assert frames[0]["table"]["seats"][0]["name"] == "Anni"
