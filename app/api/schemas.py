@@ -356,7 +356,10 @@ class MatchOut(BaseModel):
     table_id: str
     variant: str
     rules: dict[str, Any]
-    status: Literal["live", "finished"]
+    status: Literal["live", "finished", "aborted"] = Field(
+        description="aborted: ended before every seat had acted in its first deal (no "
+        "winner, no rating change, no statistics)"
+    )
     rated: bool = Field(description="A rated table's match between accounts.")
     players: list[MatchPlayer]
     sides: list[int] = Field(description="the side each seat plays for (partners share one)")
