@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 BotLevel = Literal["easy", "medium", "hard", "expert"]
 
@@ -195,6 +195,13 @@ class RematchRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     contribution: SeedPart = None
+
+
+class AbortRequest(BaseModel):
+    """``POST /api/tables/{id}/abort``: ``leave`` gives up the seat too."""
+
+    model_config = ConfigDict(extra="forbid")
+    leave: StrictBool = False
 
 
 class OnlineCount(BaseModel):

@@ -22,11 +22,12 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app.api import chat as chat_api
 from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
-from app.services import Services, identity, presenter
+from app.services import Services, aborts, identity, presenter
 from app.services.authority import TableAuthority
 from app.services.errors import (
     STORE_ERRORS,
     Forbidden,
+    Invalid,
     NotFound,
     ServiceError,
     TableMoving,
@@ -303,6 +304,9 @@ async def answer(connection: Connection, authority: Table, message: dict[str, An
             ref = chat_api.reference(message)
             connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
         return
+    if kind == "abort":
+        await abort(connection, authority, message)
+        return
     if kind != "action":
         code = "already_greeted" if kind == "hello" else "unknown_type"
         connection.send(
@@ -321,6 +325,26 @@ async def answer(connection: Connection, authority: Table, message: dict[str, An
             reply=connection,
             ref=ref,
         )
+    except ServiceError as exc:
+        connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
+
+
+async def abort(connection: Connection, authority: Table, message: dict[str, Any]) -> None:
+    """A seated player aborts the match (docs/protocol.md, "Aborting a match"): through the
+    table's owner like any lobby change; every viewer then gets the ``aborted`` frame, and
+    a refusal comes back to this connection with the message's ``id``."""
+    ref = message.get("id")
+    if not (ref is None or isinstance(ref, (str, int))):
+        ref = None
+    leave = message.get("leave", False)
+    try:
+        if not isinstance(leave, bool):
+            raise Invalid("bad_message", "An abort's 'leave' is true or false.")
+        if connection.player_id is None:
+            raise aborts.not_seated()
+        services: Services = connection.websocket.app.state.services
+        player = await services.tables.player(connection.player_id)
+        await services.tables.abort(player, authority.table_id, leave=leave)
     except ServiceError as exc:
         connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
 

@@ -2,7 +2,8 @@
 
 A table has one inbox of commands (``Act`` for a player's or a bot's action, ``Greet`` for
 a viewer arriving or resuming, the lobby's join, leave, rematch and bot seats as ``Call``,
-``Timeout`` when the turn clock of the seat on move runs out). They are processed strictly
+``Timeout`` when the turn clock of the seat on move runs out, ``Abort`` when a seated player
+ends the match before every seat has acted in its first deal). They are processed strictly
 one at a time, in arrival order, by a task that exists only while the inbox has work, and
 each command's caller gets its answer directly.
 A caller that goes away does not cut a command short: it runs to its end all the same.
@@ -29,7 +30,7 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.engine import Action, ActionError, IllegalAction, State, apply
 from app.engine.actions import RESIGN
-from app.services import metrics, presenter
+from app.services import aborts, metrics, presenter
 from app.services.alarms import Alarm, Timekeeper
 from app.services.bot_players import bot_level, bot_name, bot_player_id, ensure_bot_players
 from app.services.clocks import (
@@ -157,6 +158,31 @@ class Timeout(Command[None]):
         await table._time_out(self.version)
 
 
+@dataclass
+class Abort(Command[None]):
+    """A seated player aborts the match while it may still be aborted (``services.aborts``):
+    it ends with no winner, and the table waits for a new match; ``leave``: the player gives
+    up its seat too."""
+
+    player_id: str | None
+    leave: bool = False
+    kind = "abort"
+
+    async def run(self, table: TableAuthority) -> None:
+        """See ``TableAuthority.abort``."""
+        if table.in_doubt:  # an earlier commit may have been stored: read it back first
+            await table._catch_up_or_fail()
+            table.in_doubt = False
+        seat = table.seat_of(self.player_id)
+        if seat is None:
+            raise aborts.not_seated()
+        if table.state is None or table.status != "live" or table.state.match_over:
+            raise aborts.no_match()
+        if not table.abortable:
+            raise aborts.too_late()
+        await table.abort(seat, aborts.PLAYER, leave=self.leave)
+
+
 class Call(Command[T]):
     """A lobby change (join, leave, rematch, a bot seat, a match start): ``step`` runs as
     this table's command, so it sees and changes the table alone."""
@@ -220,6 +246,8 @@ class TableAuthority:
     clock_settings: ClockSettings = field(default_factory=ClockSettings)
     turn_clock: TurnClock | None = None
     abandoned: dict[int, SeatHolder] = field(default_factory=dict)
+    # The seats with an action in the current match's log (whether it may still be aborted).
+    acted: frozenset[int] = frozenset()
     timekeeper: Timekeeper = field(default_factory=Timekeeper)
     _alarm: Alarm | None = field(default=None, init=False, repr=False)
     # A standing rematch offer after a match (``services.rematch``); memory only.
@@ -318,7 +346,13 @@ class TableAuthority:
 
     def position(self) -> Position:
         """Where memory stands (what ``load_snapshot`` advances from)."""
-        return Position(self.match_id, self.version, self.state)
+        return Position(self.match_id, self.version, self.state, self.acted)
+
+    @property
+    def abortable(self) -> bool:
+        """True while the live match may still be aborted: some seat has not acted in its
+        first deal (``services.aborts``)."""
+        return self.status == "live" and aborts.may_abort(self.state, self.acted)
 
     # -- the inbox -----------------------------------------------------------------------
 
@@ -439,7 +473,7 @@ class TableAuthority:
         commitment to the next match's server seed and the match's turn clock."""
         self.next_commitment = next_commitment
         self.abandoned = {}
-        self._adopt(match_id, self.version, self.version, state, [])
+        self._adopt(match_id, self.version, self.version, state, [], frozenset())
         log.info("match started", extra=self._log_fields())
         self.set_clock(turn_clock)
         self._changed()
@@ -507,6 +541,10 @@ class TableAuthority:
             self.arm()  # rang early (a clock set back): wait for the real deadline
             return
         seat, holder = clock.seat, self.seats[clock.seat]
+        if self.abortable:  # before every seat has acted: the match never really began
+            log.info("a turn clock ran out (abort)", extra={**self._log_fields(), "seat": seat})
+            await self.abort(seat, aborts.CLOCK, leave=True)
+            return
         log.info(
             "a turn clock ran out (%s)", self.on_timeout, extra={**self._log_fields(), "seat": seat}
         )
@@ -514,6 +552,63 @@ class TableAuthority:
             await self.forfeit(seat, holder, "forfeit")
         else:
             await self.take_over(seat, holder, "takeover")
+
+    async def abort(self, seat: int, reason: str, *, leave: bool = False) -> None:
+        """Inside a command: abort the live match, by ``seat`` (``reason`` ``player``) or
+        because ``seat``'s clock ran out (``clock``). The match is stored ``aborted`` (no
+        winner, no rating change), seats a computer player took over go back to the players
+        who left them, ``seat`` is given up when it ``leave``s, and the table waits again
+        (``open``; ``finished`` with no human player left), with no match and no clock, all
+        in one transaction fenced by the lease. The version does not move: no action was
+        stored. Then every viewer gets the ``aborted`` frame, the table and a welcome with
+        no match."""
+        assert self.match_id is not None
+        match_id = self.match_id
+        seats = {**self.seats, **self.abandoned}
+        leaving = seats[seat].player_id if leave else None
+        if leaving is not None:
+            del seats[seat]
+        humans = [s for s, holder in seats.items() if bot_level(holder.player_id) is None]
+        status = "open" if humans else "finished"
+        try:
+            async with self.sessions.begin() as session:
+                fenced = await table_store.fence(session, self.table_id)
+                if fenced != (self.epoch, self.version):
+                    raise Conflict("table_moved", "The table moved on meanwhile.")
+                statement, values = match_store.abort_update(match_id)
+                await session.execute(statement, values)
+                for taken, holder in self.abandoned.items():
+                    await table_store.hand_seat(
+                        session, self.table_id, taken, holder.player_id, None
+                    )
+                if leaving is not None:
+                    await table_store.free_seat(session, self.table_id, leaving)
+                await table_store.back_to_waiting(session, self.table_id, status)
+        except Conflict:
+            if self.on_lost is not None:
+                self.on_lost(self)
+                raise table_moving() from None
+            raise
+        except STORE_ERRORS:
+            metrics.database_error("abort")
+            self.in_doubt = True  # it may be stored: read back before the next action
+            raise database_unavailable() from None
+        log.info(
+            "match aborted (%s)", reason, extra={**self._log_fields(), "seat": seat, "left": leave}
+        )
+        self.seats, self.abandoned, self.status = seats, {}, status
+        self._leave_match()
+        frame = aborts.aborted_frame(match_id, seat, reason, leaving is not None)
+        self.hub.publish(self.table_id, {EVERYONE: encode(frame)})
+        self.publish_table()
+        self.hub.publish(self.table_id, presenter.welcomes(self))
+        self._changed()
+
+    def _leave_match(self) -> None:
+        """Memory holds no match any more (it was aborted): no state, records or clock."""
+        self.match_id, self.state, self.records, self.acted = None, None, [], frozenset()
+        self.turn_clock = None
+        self.disarm()
 
     async def forfeit(self, seat: int, holder: SeatHolder, consequence: str) -> None:
         """Inside a command: ``seat``, whose player ran out of time (``forfeit``) or is gone
@@ -603,8 +698,13 @@ class TableAuthority:
         self.turn_clock = (
             TurnClock.from_json(table.turn_clock) if table.turn_clock is not None else None
         )
-        if snapshot.state is None:  # no match stored yet
+        if snapshot.state is None:  # no match stored (yet, or any more: it was aborted)
             self.version = snapshot.version
+            if self.state is not None:
+                self._leave_match()
+                self.publish_table()
+                self.hub.publish(self.table_id, presenter.welcomes(self))
+                return True
             if table_moved:
                 self.publish_table()
             return table_moved
@@ -615,9 +715,11 @@ class TableAuthority:
                 snapshot.version,
                 snapshot.state,
                 snapshot.records,
+                snapshot.acted,
             )
             return True
         if snapshot.records and self.state is not None:
+            self.acted |= snapshot.acted
             for record in snapshot.records:
                 self._step_record(record)
             assert snapshot.state is not None
@@ -691,7 +793,10 @@ class TableAuthority:
         clock = self._clock_after(new_state)
         await self._commit(seat, action, new_state, clock, extras or [])
         timing = self._clock_fields(clock)  # the clock travels inside the update itself
-        record = record_of(self.version + 1, events, new_state, self.match_id, timing)
+        if seat not in self.acted:
+            self.acted |= {seat}
+        abortable = aborts.may_abort(new_state, self.acted)
+        record = record_of(self.version + 1, events, new_state, self.match_id, timing, abortable)
         self.step_to(new_state, record)
         if clock is not None:
             self.set_clock(clock, publish=False)
@@ -733,10 +838,12 @@ class TableAuthority:
         version: int,
         state: State,
         records: list[VersionRecord],
+        acted: frozenset[int],
     ) -> None:
         """Switch to a match (begun here or read from the store); every viewer is welcomed."""
         self.match_id, self.base_version, self.version = match_id, base, version
         self.state, self.records = state, records[-RECORDS_KEPT:]
+        self.acted = acted
         self.status = "finished" if state.match_over else "live"
         self.publish_table()
         self.hub.publish(self.table_id, presenter.welcomes(self))

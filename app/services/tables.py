@@ -30,7 +30,7 @@ from app.bots import LEVELS
 from app.engine import State, new_match
 from app.services import fairness, identity, metrics
 from app.services.alarms import Timekeeper
-from app.services.authority import Call, TableAuthority
+from app.services.authority import Abort, Call, TableAuthority
 from app.services.bot_players import bot_level, bot_name, bot_player_id, ensure_bot_players
 from app.services.bots import BotSeats
 from app.services.clocks import (
@@ -368,6 +368,7 @@ class TableService:
             "add_bot": self.add_bot,
             "reclaim": self.reclaim,
             "claim_victory": self.claim_victory,
+            "abort": self.abort,
         }
         change = changes.get(op)
         if change is None:
@@ -909,7 +910,11 @@ class TableService:
             raise Forbidden("not_seated", "Only a seated player can ask for a rematch.")
         if authority.status == "live":
             raise Conflict("match_live", "The match is still under way.")
-        if authority.match_id is None or len(authority.seats) != authority.seat_count:
+        # An open table with every seat taken is back to waiting after an aborted match.
+        waiting = authority.status == "open"
+        if len(authority.seats) != authority.seat_count or (
+            authority.match_id is None and not waiting
+        ):
             raise Conflict("no_match_to_replay", "This table has not finished a match.")
         return seat
 
@@ -920,6 +925,23 @@ class TableService:
         holds that table (a table let go or evicted took its offer with it)."""
         if self._authorities.get(authority.table_id) is authority:
             authority.ask(Call("rematch_expiry", step)).add_done_callback(_log_failure)
+
+    @owned
+    async def abort(self, player: Player, table_id: str, leave: bool = False) -> dict[str, Any]:
+        """Abort the live match while not every seat has acted in its first deal
+        (``services.aborts``): no winner, no rating change, the table open again; ``leave``:
+        give up the seat too."""
+        authority = await self.authority(table_id)
+        await authority.ask(Abort(player.id, leave))
+        return self.table_json(authority, player.id)
+
+    async def player(self, player_id: str) -> Player:
+        """A player by id (a table socket's, which greeted with its token)."""
+        async with self.sessions() as session:
+            player = await player_store.get_player(session, player_id)
+        if player is None:
+            raise NotFound("player_not_found", "There is no such player.")
+        return player
 
     @owned
     async def reclaim(self, player: Player, table_id: str) -> dict[str, Any]:
