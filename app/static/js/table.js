@@ -671,6 +671,7 @@ export function tablePage(root, tableId, navigate) {
 
   function waitingRoom() {
     const table = state.table;
+    const full = table.seats.every((s) => s.player_id);
     const host = table.seats.find((s) => s.player_id)?.name || "?";
     if (seated()) {
       const link = table.invite_url ? location.origin + new URL(table.invite_url).pathname + new URL(table.invite_url).search : location.href;
@@ -689,10 +690,11 @@ export function tablePage(root, tableId, navigate) {
         "section",
         { class: "panel narrow waiting", "data-testid": "waiting" },
         state.aborted ? h("p", { class: "aborted-notice", "data-testid": "aborted", role: "status" }, state.aborted) : null,
-        h("h1", {}, t("invite_title")),
+        // Every seat still taken (after an abort): nobody to invite, a new match to agree on.
+        h("h1", {}, t(full ? "new_match" : "invite_title")),
         h("div", { class: "spinner", "aria-hidden": "true" }, ["C", "H", "S", "D"].map(suitIcon)),
-        h("p", {}, t("invite_help")),
-        h("div", { class: "copy-row" }, input, copy),
+        full ? null : h("p", {}, t("invite_help")),
+        full ? null : h("div", { class: "copy-row" }, input, copy),
         rulesLine(table),
         computerSeats(table),
         newMatch(table),
