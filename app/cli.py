@@ -108,8 +108,8 @@ async def chat_command(settings: Settings, args: argparse.Namespace) -> int:
     ``chat-mute``: mute a player in every table's chat (``--lift``: unmute). The exit status."""
     import json
 
-    from app.services import chat_operators as chat
-    from app.services.errors import ServiceError
+    from app.chat import operators as chat
+    from app.common.errors import ServiceError
     from app.store.db import create_engine, session_factory
 
     engine = create_engine(settings.database_url)

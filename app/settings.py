@@ -87,7 +87,7 @@ class Settings(BaseSettings):
 
     # How long a bot's turn takes, so a human can follow its moves: BOT_PAUSE plus up to
     # BOT_PAUSE_JITTER seconds, drawn before the bot looks at its cards, whatever it then
-    # thinks (app/services/bots.py; 0 in tests). Keep BOT_PAUSE above twice BOT_BUDGET.
+    # thinks (app/tables/bots.py; 0 in tests). Keep BOT_PAUSE above twice BOT_BUDGET.
     bot_pause: float = Field(default=0.6, ge=0)
     bot_pause_jitter: float = Field(default=0.8, ge=0)
     # A bot's turn that comes straight after another bot's move (the rest of a round of
@@ -104,13 +104,13 @@ class Settings(BaseSettings):
     bot_expert_pause: float = Field(default=2.2, ge=0)
     bot_workers: int = Field(default=1, ge=0, le=64)
 
-    # Turn clocks (app/services/clocks.py): a ``move`` clock's seconds per move and time bank
+    # Turn clocks (app/tables/clocks.py): a ``move`` clock's seconds per move and time bank
     # per deal, and a ``correspondence`` clock's hours per move.
     clock_move_seconds: float = Field(default=30.0, gt=0)
     clock_bank_seconds: float = Field(default=60.0, ge=0)
     clock_correspondence_hours: float = Field(default=24.0, gt=0)
 
-    # Analysis of finished matches (app/services/analysis.py): how many a player may ask for
+    # Analysis of finished matches (app/history/analysis.py): how many a player may ask for
     # an hour, how many may wait in a worker's queue, and the worlds the search samples per
     # decision. It runs in one more bot worker process, at a lower CPU priority (a thread with
     # BOT_WORKERS=0).
@@ -123,7 +123,7 @@ class Settings(BaseSettings):
     expose_metrics: bool = False
     expose_api_docs: bool = False
 
-    # Table chat (app/services/chat.py): the longest line in characters, lines per player per
+    # Table chat (app/chat/service.py): the longest line in characters, lines per player per
     # minute (counted across workers in Redis when REDIS_URL is set), and how many recent
     # lines a joining reader gets.
     chat_max_length: int = Field(default=300, ge=1, le=2000)

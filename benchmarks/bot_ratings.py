@@ -3,7 +3,7 @@
 Each pair of levels plays ``--matches`` seeded matches twice (seats swapped) with the engine and
 the bots as the arena runs them (``--pairs`` picks the pairs, e.g. ``easy:medium``). For each
 pair it prints the match win rate with its 95% Wilson interval and the rating gap that rate
-means under the model that rates players (``app.services.ratings``): the gap at which
+means under the model that rates players (``app.players.ratings``): the gap at which
 openskill's own ``predict_win`` gives that rate, for two settled ratings. Medium is anchored at
 the players' start (1500): easy is 1500 minus the medium-easy gap, hard 1500 plus the
 hard-medium gap; the easy-hard pair checks that the gaps add up. A pair one side never lost
@@ -27,7 +27,7 @@ from app.bots import LEVELS, choose
 from app.bots.arena import wilson
 from app.bots.choose import choose_action, default_budget
 from app.engine import PRESETS, apply, new_match, preset, view
-from app.services.ratings import MODEL, MU
+from app.players.ratings import MODEL, MU
 
 SETTLED = 1e-6
 """The deviation of the two ratings whose gap a win rate is turned into."""

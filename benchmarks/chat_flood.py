@@ -36,7 +36,7 @@ import httpx
 from load import free_port, start_server, wait_healthy
 from websockets.asyncio.client import ClientConnection, connect
 
-from app.services.chat_text import WordFilter
+from app.chat.text import WordFilter
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -31,8 +31,8 @@ import websockets
 HERE = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE))
 
+from app.common.rules import rules_for_table  # noqa: E402
 from app.engine import apply, legal_actions, new_match  # noqa: E402
-from app.services.rules import rules_for_table  # noqa: E402
 
 if __package__:
     from benchmarks.load import free_port, rss_mib, wait_healthy

@@ -19,7 +19,7 @@ from app.api.schemas import (
     PlayerOut,
     SignIn,
 )
-from app.services import names
+from app.players import names
 from app.store import Passkey
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"])

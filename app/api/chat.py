@@ -2,7 +2,7 @@
 wiring into the application.
 
 The socket route hands every message whose type starts with ``chat`` to ``answer`` and calls
-``leave`` when the socket closes; the service (``app.services.chat``) does the rest.
+``leave`` when the socket closes; the service (``app.chat.service``) does the rest.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from fastapi import Depends, FastAPI, Request
 from limits.aio.strategies import MovingWindowRateLimiter
 
 from app.api.limits import AddressLimit, Limits
+from app.chat.service import ChatService, Reader, Table
 from app.services import Services
-from app.services.chat import ChatService, Reader, Table
 from app.settings import Settings
 from app.store.db import session_factory
 

@@ -7,15 +7,15 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.common.errors import Unauthorized
+from app.history.analysis import AnalysisService
+from app.history.service import HistoryService
+from app.players.accounts import AccountService
+from app.players.passkeys import PasskeyService
+from app.players.profiles import ProfileService
 from app.services import Services
-from app.services.accounts import AccountService
-from app.services.analysis import AnalysisService
-from app.services.errors import Unauthorized
-from app.services.history import HistoryService
-from app.services.passkeys import PasskeyService
-from app.services.profiles import ProfileService
-from app.services.tables import TableService
 from app.store import Player
+from app.tables.service import TableService
 
 bearer = HTTPBearer(auto_error=False, description="The token from POST /api/players.")
 
@@ -61,7 +61,7 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 async def optional_player(request: Request, creds: Credentials) -> Player | None:
     """The player if a token is sent (a bad token is still a 401), else None. A player
-    identified here counts as online (``services.online``)."""
+    identified here counts as online (``players.online``)."""
     if creds is None:
         return None
     services = get_services(request)

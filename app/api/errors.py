@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from app.services.errors import (
+from app.common.errors import (
     MAX_MESSAGE,
     STORE_ERRORS,
     ServiceError,

@@ -43,7 +43,7 @@ from limits.aio.storage.redis.redispy import RedispyBridge
 from limits.aio.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection
 
-from app.services.errors import ServiceError
+from app.common.errors import ServiceError
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -171,7 +171,7 @@ class Limits:
         self.account_sign_ins = AddressLimit(
             "account_sign_ins", settings.sign_ins_per_account, limiter, ACCOUNT_WINDOW_MINUTES
         )
-        # Chat lines per player (keyed by player id, not address): app/services/chat.py.
+        # Chat lines per player (keyed by player id, not address): app/chat/service.py.
         self.chat = AddressLimit("chat", settings.chat_messages_per_minute, limiter)
         self.sockets = OpenSockets(settings.ws_connections_per_address)
 

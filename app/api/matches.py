@@ -17,8 +17,8 @@ from app.api.schemas import (
     MatchPage,
     MatchReplay,
 )
-from app.services.analysis import ANALYSIS_PAGE
-from app.services.history import LOG_PAGE, REPLAY_PAGE
+from app.history.analysis import ANALYSIS_PAGE
+from app.history.service import LOG_PAGE, REPLAY_PAGE
 from app.store.matches import MatchFilter
 
 # Match ids are 32-bit integers in the store: a larger number is no match, not a database error.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from app.services import metrics
+from app.common import metrics
 
 router = APIRouter(tags=["health"])
 

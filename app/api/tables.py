@@ -61,7 +61,7 @@ async def create_table(
         clock=body.clock,
         on_timeout=body.on_timeout,
     )
-    if body.chat_filter:  # a chat option (app/services/chat.py)
+    if body.chat_filter:  # a chat option (app/chat/service.py)
         await chat.set_word_filter(table["id"], True)
     return table
 

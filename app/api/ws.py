@@ -22,9 +22,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app.api import chat as chat_api
 from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
-from app.services import Services, aborts, identity, presenter
-from app.services.authority import TableAuthority
-from app.services.errors import (
+from app.common.errors import (
     STORE_ERRORS,
     Forbidden,
     Invalid,
@@ -35,9 +33,13 @@ from app.services.errors import (
     Unavailable,
     database_unavailable,
 )
-from app.services.hub import Frame, encode
-from app.services.relay import RemoteTable
+from app.players import identity
+from app.services import Services
 from app.settings import Settings
+from app.tables import aborts, presenter
+from app.tables.authority import TableAuthority
+from app.tables.hub import Frame, encode
+from app.tables.relay import RemoteTable
 
 log = logging.getLogger(__name__)
 router = APIRouter()

@@ -14,25 +14,25 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.services import metrics
-from app.services.accounts import AccountService
-from app.services.analysis import NICE as ANALYSIS_NICE
-from app.services.analysis import AnalysisService
-from app.services.bots import BotSeats, process_pool
-from app.services.clocks import ClockSettings
-from app.services.committer import Committer
-from app.services.errors import STORE_ERRORS, Unavailable
-from app.services.history import HistoryService
-from app.services.hub import Hub, LocalHub
-from app.services.leases import Leases
-from app.services.online import Online
-from app.services.passkeys import PasskeyService, RelyingParty
-from app.services.profiles import ProfileService
-from app.services.relay import Relay
-from app.services.revocations import Revocations
-from app.services.tables import TableService
+from app.common import metrics
+from app.common.errors import STORE_ERRORS, Unavailable
+from app.history.analysis import NICE as ANALYSIS_NICE
+from app.history.analysis import AnalysisService
+from app.history.service import HistoryService
+from app.players.accounts import AccountService
+from app.players.online import Online
+from app.players.passkeys import PasskeyService, RelyingParty
+from app.players.profiles import ProfileService
+from app.players.revocations import Revocations
 from app.settings import Settings
 from app.store.db import create_engine, session_factory
+from app.tables.bots import BotSeats, process_pool
+from app.tables.clocks import ClockSettings
+from app.tables.committer import Committer
+from app.tables.hub import Hub, LocalHub
+from app.tables.leases import Leases
+from app.tables.relay import Relay
+from app.tables.service import TableService
 
 
 @dataclass

@@ -218,7 +218,7 @@ async def actions_of_match(session: AsyncSession, match_id: int) -> list[ActionR
 
 # SQLite takes a batch of log rows as one multi-row INSERT through the driver: a single step
 # of SQLite's engine instead of one per row, and none of the ORM's per-row parameter handling
-# (a batch holds hundreds of rows; see ``services.committer``).
+# (a batch holds hundreds of rows; see ``tables.committer``).
 SQLITE_APPEND = (
     "INSERT INTO actions (table_id, match_id, version, seat, action, created_at) VALUES "
 )
@@ -228,7 +228,7 @@ SQLITE_ROWS_PER_STATEMENT = 500  # 3,000 parameters, well under SQLite's limit o
 def append_actions(connection: Connection, rows: list[dict[str, Any]]) -> None:
     """Append many accepted actions at once (keys: table_id, match_id, version, seat, action).
 
-    Synchronous: it runs inside the group commit's transaction (see ``services.committer``).
+    Synchronous: it runs inside the group commit's transaction (see ``tables.committer``).
     """
     now = utcnow()
     dialect = connection.dialect

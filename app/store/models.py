@@ -41,7 +41,7 @@ class Base(DeclarativeBase):
 class Player(Base):
     """A player: a guest, or an account once it has a handle and a password.
 
-    ``handle_key`` is the handle's skeleton (``services.names.skeleton``): unique, so no two
+    ``handle_key`` is the handle's skeleton (``players.names.skeleton``): unique, so no two
     accounts share a handle however it is spelt. ``password_hash`` is an Argon2id hash. A
     deleted player keeps its row (its matches stay public) with its name replaced and
     everything personal cleared.
@@ -136,13 +136,13 @@ class Table(Base):
     next_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_by: Mapped[str] = mapped_column(ForeignKey("players.id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # The lease (several workers, app/services/leases.py): the worker that owns the table,
+    # The lease (several workers, app/tables/leases.py): the worker that owns the table,
     # until when (seconds since the epoch), and the fencing epoch, which every acquisition
     # moves up and every action's commit checks, so that a former owner can never commit.
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    # Turn clocks (app/services/clocks.py): the mode chosen at creation (``none``, ``move``
+    # Turn clocks (app/tables/clocks.py): the mode chosen at creation (``none``, ``move``
     # or ``correspondence``), what a timeout does (``takeover``: a computer player takes the
     # seat; ``forfeit``: the match is lost), the running clock of the seat on move (its
     # deadline in seconds since the epoch, the version it was started at and every seat's
@@ -242,7 +242,7 @@ class ActionRecord(Base):
 
 
 class Rating(Base):
-    """A player's rating in one family (``services.ratings.FAMILIES``)."""
+    """A player's rating in one family (``players.ratings.FAMILIES``)."""
 
     __tablename__ = "ratings"
 

@@ -1,5 +1,5 @@
 """Queries on ratings. The writes are synchronous: they run inside the group commit's
-transaction that stores a match's result (see ``services.ratings.rating_step``). Never
+transaction that stores a match's result (see ``players.ratings.rating_step``). Never
 commits."""
 
 from __future__ import annotations

@@ -149,7 +149,7 @@ def bump_versions(connection: Connection, moves: list[tuple[str, int, int]]) -> 
 
     A count below ``len(moves)`` means some table was not at its expected version, or its
     lease has moved to another epoch (another worker took it over: the fence).
-    Synchronous: it runs inside the group commit's transaction (see ``services.committer``).
+    Synchronous: it runs inside the group commit's transaction (see ``tables.committer``).
     """
     dialect = connection.dialect.name
     if dialect == "sqlite":

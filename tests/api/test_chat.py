@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from app import cli
-from app.services.chat_operators import operator_mute
+from app.chat.operators import operator_mute
 from app.settings import Settings
 from app.store.db import create_engine, session_factory
 from app.store.models import ChatReport

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.services import passwords
+from app.players import passwords
 from tests.api.test_accounts import PASSWORD, account
 from tests.api.test_api_rest import assert_error
 from tests.api.test_passkeys import ORIGIN, RP_ID, register, sign_in

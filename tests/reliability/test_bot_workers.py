@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 
 from app.bots.worker import WorkerContext
-from app.services.bots import process_pool
+from app.tables.bots import process_pool
 from tests.processes import blocked_signals, bot_workers, children, running, signal_bits
 from tests.reliability.server import served, wait_healthy
 from tests.support import Api, Client, free_port, pick

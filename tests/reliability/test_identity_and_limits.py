@@ -23,7 +23,7 @@ from websockets.asyncio.client import connect
 
 from app.api.limits import AddressLimit, Bucket
 from app.api.origin import origin_allowed
-from app.services import identity
+from app.players import identity
 from app.settings import Settings
 from tests.reliability.server import served, unhandled_errors, wait_healthy
 from tests.support import (

@@ -2,7 +2,7 @@
 update: before it, after it but before the commit, or right after the commit.
 
 The real ``talon serve`` is told to kill itself at one crash point (``TALON_CRASH_AT``, see
-``app/services/faults.py``) when a rated match ends by resignation; it is restarted, the loser
+``app/common/faults.py``) when a rated match ends by resignation; it is restarted, the loser
 resigns again if the result was lost with the crash, and both ratings must equal one
 openskill update: never none, never two.
 """

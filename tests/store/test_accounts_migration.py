@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 from sqlalchemy import text
 
-from app.services.history import HistoryService
-from app.services.identity import find_player
+from app.history.service import HistoryService
+from app.players.identity import find_player
 from app.store.db import create_engine, session_factory
 from app.store.migrate import downgrade, upgrade
 from tests.support import in_thread

@@ -12,14 +12,14 @@ from alembic.migration import MigrationContext
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from app.services.hub import LocalHub
-from app.services.tables import TableService
 from app.store import Base, Match, PlayerToken, Table
 from app.store import matches as match_store
 from app.store import players as player_store
 from app.store import tables as table_store
 from app.store.db import AsyncSession, create_engine, session_factory
 from app.store.migrate import downgrade, upgrade
+from app.tables.hub import LocalHub
+from app.tables.service import TableService
 from tests.support import in_thread
 
 

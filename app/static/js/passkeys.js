@@ -1,6 +1,6 @@
 // Passkeys in the browser: the server's WebAuthn options (JSON, base64url fields) become the
 // binary ones navigator.credentials wants, and the credential it gives back becomes JSON
-// again for the server (app/services/passkeys.py checks it).
+// again for the server (app/players/passkeys.py checks it).
 
 import { call } from "./api.js";
 

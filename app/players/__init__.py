@@ -1,0 +1,3 @@
+"""The players: accounts, passwords and passkeys, names and identity, profiles and
+statistics, ratings, revoked tokens, the players online, and the computer players' rows.
+"""

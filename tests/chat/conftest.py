@@ -1,0 +1,5 @@
+"""These tests run on a fresh SQLite file per test (``tests/service_fixtures.py``)."""
+
+from tests.service_fixtures import backend, database_url, services, sqlite_template
+
+__all__ = ["backend", "database_url", "services", "sqlite_template"]
