@@ -396,11 +396,10 @@ export function tablePage(root, tableId, navigate) {
   }
 
   // Aborting: until every seat has acted in the first deal, a seated player ends the match
-  // with no winner and no rating change (`leave`: and gives up the seat, back to the lobby).
-  async function abortMatch(leave = false) {
+  // with no winner and no rating change; the table waits for a new match.
+  async function abortMatch() {
     try {
-      await call("POST", `/api/tables/${tableId}/abort`, { leave });
-      if (leave) navigate("/");
+      await call("POST", `/api/tables/${tableId}/abort`, { leave: false });
     } catch (error) {
       toast(failure(error));
     }
@@ -454,13 +453,11 @@ export function tablePage(root, tableId, navigate) {
     if (!state.confirmLeave) {
       return h("button", { class: "button ghost subtle", type: "button", "data-action": "leave", onclick: () => { state.confirmLeave = true; render(); } }, t("leave_table"));
     }
-    // Before every seat has acted, leaving aborts the match rather than resigning it.
-    const early = state.abortable;
     return h(
       "div",
       { class: "confirm", role: "group", "aria-labelledby": "leave-stake" },
-      h("span", { id: "leave-stake", "data-testid": "leave-stake" }, t(early ? "leave_before_first_move" : "leave_during_play")),
-      h("button", { class: "button danger", type: "button", "data-action": "leave-yes", onclick: early ? () => abortMatch(true) : resignAndLeave }, t(early ? "yes_abort_leave" : "yes_leave")),
+      h("span", { id: "leave-stake", "data-testid": "leave-stake" }, t("leave_during_play")),
+      h("button", { class: "button danger", type: "button", "data-action": "leave-yes", onclick: resignAndLeave }, t("yes_leave")),
       h("button", { class: "button ghost", type: "button", onclick: () => { state.confirmLeave = false; render(); } }, t("cancel")),
     );
   }
@@ -821,11 +818,12 @@ export function tablePage(root, tableId, navigate) {
       if (!v.match_over) {
         for (const seat of othersIn("gone").filter(opponent)) turn.append(claimPanel(seat));
         if (state.abortable) {
-          // Nobody has lost anything yet: the match may be aborted instead of resigned.
+          // Until every seat has acted the match may be aborted: no winner, no rating change.
           actions.append(
             h("button", { class: "button ghost", type: "button", "data-action": "abort", onclick: () => abortMatch() }, t("abort")),
           );
-        } else if (state.confirmResign) {
+        }
+        if (state.confirmResign) {
           actions.append(
             h("div", { class: "confirm", role: "group" },
               h("span", {}, t("resign_confirm")),
