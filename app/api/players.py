@@ -69,7 +69,7 @@ async def rename(
 ) -> PlayerOut:
     """A new display name, and for an account a new handle; the player stays the same."""
     row = await accounts.rename(player, name=body.name, handle=body.handle)
-    tables.renamed(row)
+    await tables.renamed(row)
     return PlayerOut(id=row.id, name=row.name, handle=row.handle)
 
 
@@ -96,7 +96,7 @@ async def delete_me(
     checked)."""
     deleted = await accounts.delete(player, body.password)
     await tables.leave_open_tables(deleted)
-    tables.renamed(deleted)
+    await tables.renamed(deleted)
     return Response(status_code=204)
 
 

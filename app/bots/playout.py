@@ -148,7 +148,7 @@ class Table:
 
     def deal_layout(self) -> tuple[list[int], list[int], int, list[int]]:
         """Deck positions of the non-dealer's hand, the dealer's hand, the turned card and the
-        stock (RULES.md section 8)."""
+        stock (docs/rules.md, section 8)."""
         h = self.hand_size
         rest = h - 3
         if self.schnapsen_deal:

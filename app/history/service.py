@@ -2,7 +2,7 @@
 
 A running match shows its players, the results of finished deals and the commitment to its
 server seed, never its seeds or contributions; its full log (seeds, contributions and every
-action) is public only once the match is over (RULES.md 4 and 7, docs/fairness.md).
+action) is public only once the match is over (docs/rules.md, sections 4 and 7; docs/fairness.md).
 
 A private table's matches are not shown to those who did not play them while they run, nor
 ever if its players chose ``history: never`` (``app.store.matches.visible_to``); to them such a

@@ -1,19 +1,19 @@
-"""One table, one actor: the only code that changes a table's match.
+"""One table, one actor: the only code that changes a table.
 
-A table has one inbox of commands (``Act`` for a player's or a bot's action, ``Greet`` for
-a viewer arriving or resuming, the lobby's join, leave, rematch and bot seats as ``Call``,
-``Timeout`` when the turn clock of the seat on move runs out, ``Abort`` when a seated player
-ends the match before every seat has acted in its first deal). They are processed strictly
-one at a time, in arrival order, by a task that exists only while the inbox has work, and
-each command's caller gets its answer directly.
-A caller that goes away does not cut a command short: it runs to its end all the same.
+Every change to a table is a command (``tables.commands``) in its inbox, processed strictly
+one at a time, in arrival order, by a task that exists only while the inbox has work; each
+command's caller gets its answer directly. ``TableAuthority.process`` is the one dispatch:
+one ``match`` over every command type, refusing any other with ``unknown_command``. A
+caller that goes away does not cut a command short: it runs to its end all the same.
 
 An action's path: check seat and version -> ``engine.apply`` -> append the action and bump
 the version in one transaction (``Committer``) -> publish each viewer's redacted update and,
-in the same step, the acting connection's ``ack``. Frames are rendered by ``presenter``;
-the table's truth is read from the store only through ``snapshot.load_snapshot``. With
-several workers only the table's owner holds it (``leases.py``); every commit is fenced by
-the owner's lease epoch.
+in the same step, the acting connection's ``ack``. A lobby command's path: the lobby's rules
+(``tables.lobby``) read the table and return a ``Change``; the actor stores its rows in one
+transaction fenced by the table's version and lease epoch, then applies it to memory and
+publishes. Frames are rendered by ``presenter``; the table's truth is read from the store
+only through ``snapshot.load_snapshot``. With several workers only the table's owner holds
+it (``leases.py``); every commit is fenced by the owner's lease epoch.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, TypeVar
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.common import metrics
@@ -45,6 +46,7 @@ from app.store import matches as match_store
 from app.store import tables as table_store
 from app.store.db import AsyncSession, BoundStatement, Step
 from app.tables import aborts, presenter
+from app.tables import rematch as offers
 from app.tables.alarms import Alarm, Timekeeper
 from app.tables.clocks import (
     TAKEOVER_LEVEL,
@@ -54,6 +56,17 @@ from app.tables.clocks import (
     after_move,
     clock_frame,
     restarted,
+)
+from app.tables.commands import (
+    LOBBY,
+    Act,
+    BotTurn,
+    Command,
+    ExpireRematch,
+    Greet,
+    PresenceDue,
+    Timeout,
+    unknown,
 )
 from app.tables.committer import Committer, Write
 from app.tables.hub import EVERYONE, Hub, Subscriber, encode
@@ -83,116 +96,47 @@ class ActionRejected(ServiceError):
     status = 409
 
 
-class Command(Generic[T]):
-    """One entry of a table's inbox; ``run`` is called by the table, alone, in order."""
-
-    kind = "command"
-
-    async def run(self, table: TableAuthority) -> T:
-        """Carry the command out on ``table``; its answer goes to the caller."""
-        raise NotImplementedError
+# A new match stored by a lobby change: its id, its first state, the commitment to the next
+# match's server seed and its turn clock (None at an untimed table).
+Started = tuple[int, State, str, TurnClock | None]
 
 
 @dataclass
-class Act(Command[int]):
-    """A seated player's action at ``version``; answers the new version. ``reply``, when
-    given, gets the ``ack`` (echoing ``ref``) right behind its update."""
+class Change:
+    """What a lobby command decided, for the actor alone to commit and apply.
 
-    player_id: str | None
-    version: Any
-    action: Any
-    reply: Subscriber | None = None
-    ref: Any = None
-    kind = "act"
+    ``write`` stores its rows inside the actor's transaction, after the fence (table id,
+    version, lease epoch); it answers the match it stored, if any. Then memory takes
+    ``seats`` and ``status``, the standing rematch offer becomes ``offer`` (or ends with
+    ``end_offer``: outcome and seat), a seat changes hands (``seat_change``: seat, holder,
+    abandoned seats, the match's record of it) or resigns (``resign``: seat, holder,
+    consequence) or the match is aborted (``abort``: seat, reason, whether it leaves), and every
+    viewer is told. ``reply`` is the command's answer unless an offer
+    changed (then it is the offer's state)."""
 
-    async def run(self, table: TableAuthority) -> int:
-        """See ``TableAuthority.act``."""
-        return await table._act(self)
-
-
-class BotTurn(Act):
-    """A bot's action: the same path as a player's, without a connection to ack."""
-
-    kind = "bot_turn"
-
-
-@dataclass
-class Greet(Command[int | None]):
-    """A viewer arrives (``since`` None) or resumes from ``since``: bring it up to date and
-    subscribe it, with no update slipping in between; answers its seat."""
-
-    subscriber: Subscriber
-    player_id: str | None
-    since: int | None
-    max_replay: int = 128
-    kind = "greet"
-
-    async def run(self, table: TableAuthority) -> int | None:
-        """See ``TableAuthority.attach``."""
-        seat = table.seat_of(self.player_id)
-        self.subscriber.seat = seat
-        for frame in presenter.resume(table, self.since, seat, self.max_replay):
-            self.subscriber.deliver(frame)
-        clock = table.clock_now()
-        if clock is not None:
-            self.subscriber.deliver(clock)
-        if table.rematch is not None:  # an offer stands: the viewer sees it at once
-            self.subscriber.deliver(table.rematch.frame(table.clock()))
-        table.watchers[self.subscriber] = self.player_id
-        table.hub.subscribe(table.table_id, self.subscriber)
-        table.presence.greeted(table, self.subscriber)
-        return seat
+    write: Callable[[AsyncSession], Awaitable[Started | None]] | None = None
+    seats: dict[int, SeatHolder] | None = None
+    status: str | None = None
+    offer: RematchOffer | None = None
+    end_offer: tuple[str, int | None] | None = None
+    seat_change: tuple[int, SeatHolder, dict[int, SeatHolder], dict[str, Any] | None] | None = None
+    take_over: tuple[int, SeatHolder, str] | None = None
+    resign: tuple[int, SeatHolder, str] | None = None
+    # The match is aborted (``tables.aborts``): by which seat, why, and whether it leaves.
+    abort: tuple[int, str, bool] | None = None
+    reply: Any = None
 
 
-@dataclass
-class Timeout(Command[None]):
-    """The turn clock set at ``version`` rang: if the table is still there and the time is
-    really up, apply the table's consequence (``tables.clocks``)."""
+class Lobby(Protocol):
+    """The lobby's rules, which the actor asks to decide a lobby command (``tables.lobby``)."""
 
-    version: int
-    kind = "timeout"
+    async def decide(self, table: TableAuthority, command: Command) -> Change:
+        """Read ``table`` and decide ``command``: a refusal, or the change to make."""
+        ...
 
-    async def run(self, table: TableAuthority) -> None:
-        """See ``TableAuthority._time_out``."""
-        await table._time_out(self.version)
-
-
-@dataclass
-class Abort(Command[None]):
-    """A seated player aborts the match while it may still be aborted (``tables.aborts``):
-    it ends with no winner, and the table waits for a new match; ``leave``: the player gives
-    up its seat too."""
-
-    player_id: str | None
-    leave: bool = False
-    kind = "abort"
-
-    async def run(self, table: TableAuthority) -> None:
-        """See ``TableAuthority.abort``."""
-        if table.in_doubt:  # an earlier commit may have been stored: read it back first
-            await table._catch_up_or_fail()
-            table.in_doubt = False
-        seat = table.seat_of(self.player_id)
-        if seat is None:
-            raise aborts.not_seated()
-        if table.state is None or table.status != "live" or table.state.match_over:
-            raise aborts.no_match()
-        if not table.abortable:
-            raise aborts.too_late()
-        await table.abort(seat, aborts.PLAYER, leave=self.leave)
-
-
-class Call(Command[T]):
-    """A lobby change (join, leave, rematch, a bot seat, a match start): ``step`` runs as
-    this table's command, so it sees and changes the table alone."""
-
-    def __init__(self, kind: str, step: Callable[[TableAuthority], Awaitable[T]]) -> None:
-        self.kind = kind
-        self.step = step
-
-    async def run(self, table: TableAuthority) -> T:
-        """Run the lobby's step."""
-        return await self.step(table)
+    def arm_offer(self, table: TableAuthority, offer: RematchOffer) -> Alarm:
+        """The alarm that queues ``offer``'s expiry as the table's command."""
+        ...
 
 
 @dataclass(eq=False)
@@ -253,8 +197,10 @@ class TableAuthority:
     rematch: RematchOffer | None = None
     # Each seat's presence (connected, away, gone), from ``watchers`` and ``clock``.
     presence: Presence = field(default_factory=Presence)
+    # The lobby's rules, which decide the lobby's commands (``tables.lobby``).
+    lobby: Lobby | None = None
     touched_at: float = 0.0  # when the last command ended (the registry evicts idle tables)
-    _inbox: deque[tuple[Command[Any], asyncio.Future[Any]]] = field(
+    _inbox: deque[tuple[Command, asyncio.Future[Any]]] = field(
         default_factory=deque, init=False, repr=False
     )
     _runner: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
@@ -269,9 +215,16 @@ class TableAuthority:
         clock: Callable[[], float] = time.monotonic,
         clock_settings: ClockSettings | None = None,
         timekeeper: Timekeeper | None = None,
+        *,
+        lobby: Lobby | None = None,
+        presence_grace: float = 60.0,
+        epoch: int | None = None,
+        on_lost: Callable[[TableAuthority], None] | None = None,
+        on_change: Callable[[TableAuthority], None] | None = None,
     ) -> TableAuthority:
         """A table loaded from the store (``load_snapshot`` with nothing known); its lease
-        epoch as the store holds it. Its turn clock's alarm is set by ``arm``."""
+        epoch as the store holds it unless given (``epoch``: the lease just taken). Its turn
+        clock's alarm is set by ``arm``."""
         table = snapshot.table
         authority = cls(
             table_id=table.table_id,
@@ -288,7 +241,11 @@ class TableAuthority:
             rated=table.rated,
             spectators=table.spectators,
             history=table.history,
-            epoch=table.lease_epoch,
+            epoch=table.lease_epoch if epoch is None else epoch,
+            on_lost=on_lost,
+            on_change=on_change,
+            lobby=lobby,
+            presence=Presence(grace=presence_grace),
             clock=clock,
             clock_mode=table.clock_mode,
             on_timeout=table.on_timeout,
@@ -355,27 +312,41 @@ class TableAuthority:
 
     # -- the inbox -----------------------------------------------------------------------
 
-    def ask(self, command: Command[T]) -> asyncio.Future[T]:
+    def ask(self, command: Command) -> asyncio.Future[Any]:
         """Queue ``command``; the future holds its answer. Queued at once, so commands
         asked in a row run in that order."""
         loop = asyncio.get_running_loop()
-        answer: asyncio.Future[T] = loop.create_future()
+        answer: asyncio.Future[Any] = loop.create_future()
         self._inbox.append((command, answer))
         if self._runner is None:
             self._runner = loop.create_task(self._run())
         return answer
 
-    def later(self, kind: str, step: Callable[[], Awaitable[object]]) -> None:
-        """Queue ``step`` as this table's command (how presence looks again at the end of a
-        grace), in order with every other command."""
-        self.ask(Call(kind, lambda _table: step()))
+    async def process(self, command: Command) -> Any:
+        """Carry out one command, alone: the one place every change to this table starts.
+        An unknown command is refused with ``unknown_command`` and changes nothing."""
+        match command:
+            case Act():  # a player's action, or a bot's (``BotTurn``)
+                return await self._act(command)
+            case Greet():
+                return self._greet(command)
+            case Timeout(version=version):
+                return await self._time_out(version)
+            case PresenceDue():
+                return self.presence.update(self)
+            case ExpireRematch(number=number):
+                return self._expire_offer(number)
+            case _ if LOBBY.get(command.kind) is type(command) and self.lobby is not None:
+                return await self._decide(command)
+            case _:
+                raise unknown(command.kind)
 
     async def _run(self) -> None:
         try:
             while self._inbox:
                 command, answer = self._inbox.popleft()
                 try:
-                    result = await command.run(self)
+                    result = await self.process(command)
                 except asyncio.CancelledError:
                     if not answer.done():
                         answer.cancel()
@@ -420,7 +391,7 @@ class TableAuthority:
         started = time.perf_counter()
         kind = BotTurn if bot else Act
         try:
-            new_version = await self.ask(kind(player_id, version, action_json, reply, ref))
+            new_version: int = await self.ask(kind(player_id, version, action_json, reply, ref))
         except ServiceError as exc:
             metrics.refused(exc.code, database=isinstance(exc, Unavailable))
             raise
@@ -436,7 +407,8 @@ class TableAuthority:
     ) -> int | None:
         """Bring ``subscriber`` up to date from ``since`` and subscribe it; returns its seat
         (the table keeps ``subscriber.seat`` right as seats change)."""
-        return await self.ask(Greet(subscriber, player_id, since, max_replay))
+        seat: int | None = await self.ask(Greet(subscriber, player_id, since, max_replay))
+        return seat
 
     def detach(self, subscriber: Subscriber) -> None:
         """Stop sending to ``subscriber`` (the table's idle time starts again)."""
@@ -458,6 +430,105 @@ class TableAuthority:
                 closing()
 
     # -- changing (inside a command) -----------------------------------------------------
+
+    def _greet(self, command: Greet) -> int | None:
+        """See ``attach``."""
+        subscriber = command.subscriber
+        seat = self.seat_of(command.player_id)
+        subscriber.seat = seat
+        for frame in presenter.resume(self, command.since, seat, command.max_replay):
+            subscriber.deliver(frame)
+        clock = self.clock_now()
+        if clock is not None:
+            subscriber.deliver(clock)
+        if self.rematch is not None:  # an offer stands: the viewer sees it at once
+            subscriber.deliver(self.rematch.frame(self.clock()))
+        self.watchers[subscriber] = command.player_id
+        self.hub.subscribe(self.table_id, subscriber)
+        self.presence.greeted(self, subscriber)
+        return seat
+
+    async def _decide(self, command: Command) -> Any:
+        """A lobby command: the lobby decides, then this actor commits the change under its
+        fence, applies it to memory and tells every viewer."""
+        assert self.lobby is not None
+        if self.in_doubt:
+            await self._catch_up_or_fail()
+            self.in_doubt = False
+        change = await self.lobby.decide(self, command)
+        started = await self._commit_change(change) if change.write is not None else None
+        return await self._apply_change(change, started)
+
+    async def _commit_change(self, change: Change) -> Started | None:
+        """Store ``change``'s rows in one transaction, fenced: the table's row is locked and
+        must still be at this actor's version and lease epoch, or nothing is stored."""
+        assert change.write is not None
+        try:
+            async with self.sessions.begin() as session:
+                if await table_store.fence(session, self.table_id) != (self.epoch, self.version):
+                    raise Conflict("table_moved", "The table moved on meanwhile.")
+                return await change.write(session)
+        except IntegrityError:
+            raise Conflict("seat_taken", "That seat was just taken.") from None
+        except Conflict as exc:
+            if exc.code == "table_moved" and self.on_lost is not None:
+                self.on_lost(self)
+                raise table_moving() from None
+            raise
+        except STORE_ERRORS:
+            metrics.database_error("lobby")
+            raise database_unavailable() from None
+
+    async def _apply_change(self, change: Change, started: Started | None) -> Any:
+        """Memory takes a committed ``change``, and every viewer is told."""
+        reply = change.reply
+        if change.seats is not None:
+            self.seats = change.seats
+        if change.status is not None:
+            self.status = change.status
+        if change.offer is not None and started is None:
+            self.rematch = offers.stand(self.rematch, change.offer, self._arm_offer)
+            reply = self.rematch.state(self.clock())
+            self.hub.publish(self.table_id, {EVERYONE: self.rematch.frame(self.clock())})
+        elif change.offer is not None:
+            self.rematch = offers.keep_timer(self.rematch, change.offer)
+            reply = self._end_offer(offers.STARTED)
+        elif change.end_offer is not None:
+            reply = self._end_offer(*change.end_offer)
+        if started is not None:
+            self.begin_match(*started)
+        elif change.seats is not None or change.status is not None:
+            self.publish_table()
+        if change.seat_change is not None:
+            await self.change_seat(*change.seat_change)
+        if change.take_over is not None:
+            await self.take_over(*change.take_over)
+        if change.resign is not None:
+            await self.forfeit(*change.resign)
+        if change.abort is not None:
+            await self.abort(*change.abort)
+        return reply
+
+    def _arm_offer(self, offer: RematchOffer) -> Alarm:
+        assert self.lobby is not None
+        return self.lobby.arm_offer(self, offer)
+
+    def _end_offer(self, outcome: str, by: int | None = None) -> dict[str, Any]:
+        """End the standing offer (started, declined or expired), stop its timer and tell
+        every viewer; the offer's last state."""
+        offer, self.rematch = self.rematch, None
+        assert offer is not None
+        frame = offers.ended(offer, self.clock(), outcome, by)
+        self.hub.publish(self.table_id, {EVERYONE: frame})
+        return {k: v for k, v in frame.items() if k != "type"}
+
+    def _expire_offer(self, number: int) -> None:
+        """An offer's time is up: it expires only if that same offer still stands, so once."""
+        standing = self.rematch
+        if standing is not None and standing.number == number:
+            self.rematch = replace(standing, timer=None)  # the timer is this one: done
+            self._end_offer(offers.EXPIRED)
+            log.info("a rematch offer expired", extra={"table_id": self.table_id})
 
     def publish_table(self) -> None:
         """Tell every viewer the table's seats and status (no secret in it); each watcher's
@@ -557,7 +628,7 @@ class TableAuthority:
         else:
             await self.take_over(seat, holder, "takeover")
 
-    async def abort(self, seat: int, reason: str, *, leave: bool = False) -> None:
+    async def abort(self, seat: int, reason: str, leave: bool = False) -> None:
         """Inside a command: abort the live match, by ``seat`` (``reason`` ``player``) or
         because ``seat``'s clock ran out (``clock``). The match is stored ``aborted`` (no
         winner, no rating change), seats a computer player took over go back to the players

@@ -115,8 +115,8 @@ class BotSeats:
     def watch(self, authority: TableAuthority) -> None:
         """Move this table's bots whenever it changes, starting now if a bot is on move. A
         table with a bot starts the worker processes at once, so that the first decision is
-        not cut off while they start."""
-        authority.on_change = self.consider
+        not cut off while they start. (The table calls ``consider`` after each change: the
+        registry gives it at load.)"""
         if self._executor is None and any(
             bot_level(holder.player_id) is not None for holder in authority.seats.values()
         ):

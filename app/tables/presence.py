@@ -18,12 +18,13 @@ welcome.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from app.players.bot_players import bot_level
 from app.tables.alarms import Alarm, Timekeeper
+from app.tables.commands import Command, PresenceDue
 from app.tables.hub import EVERYONE, Hub, Subscriber
 from app.tables.presenter import SeatHolder
 
@@ -49,7 +50,7 @@ class Watched(Protocol):
     def seats(self) -> Mapping[int, SeatHolder]: ...
     def clock(self) -> float: ...
     def seat_of(self, player_id: str | None) -> int | None: ...
-    def later(self, kind: str, step: Callable[[], Awaitable[object]]) -> None: ...
+    def ask(self, command: Command) -> object: ...
 
 
 @dataclass(eq=False)
@@ -157,12 +158,9 @@ class Presence:
     def _arm(self, table: Watched, seat: int, delay: float) -> None:
         """At the end of the seat's grace, look again, as one of the table's commands."""
 
-        async def look() -> bool:
-            return self.update(table)
-
         def due() -> None:
             self._timers.pop(seat, None)
             if not self._stopped:
-                table.later("presence", look)
+                table.ask(PresenceDue(seat))
 
         self._timers[seat] = table.timekeeper.call_later(delay, due)

@@ -72,8 +72,8 @@ class Owner(Protocol):
         """The table, loaded if needed; ``Elsewhere`` if another worker owns it."""
         ...
 
-    async def run_call(self, op: str, args: Mapping[str, Any]) -> Any:
-        """Run a lobby request forwarded by another worker."""
+    async def run_command(self, body: Mapping[str, Any]) -> Any:
+        """Run a lobby command forwarded by another worker (``tables.commands``)."""
         ...
 
 
@@ -339,13 +339,14 @@ class Relay:
         for worker, items in posted.items():
             self.bus.send(WORKERS + worker, {"kind": "batch", "items": items})
 
-    async def call(self, owner: str, op: str, args: Mapping[str, Any]) -> Any:
-        """Run a lobby request (join, leave, rematch, a bot seat) on the table's owner; its
-        answer, or its ``ServiceError``. ``Unavailable`` when the owner does not answer."""
+    async def call(self, owner: str, args: Mapping[str, Any]) -> Any:
+        """Run a lobby command (``tables.commands``: its JSON in ``args``) on the table's
+        owner; its answer, or its ``ServiceError``. ``TableMoving`` when the owner does not
+        answer."""
         call = secrets.token_hex(8)
         answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call] = answer
-        self.post(owner, {"kind": "call", "call": call, "op": op, "args": args})
+        self.post(owner, {"kind": "command", "call": call, "args": args})
         try:
             return await asyncio.wait_for(answer, self.patience)
         except TimeoutError:
@@ -410,8 +411,8 @@ class Relay:
         elif kind == "viewers":
             self._heard[origin] = self.clock()
             self._forget(origin, keep=set(body.get("conns") or ()))
-        elif kind == "call":
-            self._spawn(self._run_call(origin, body))
+        elif kind == "command":
+            self._spawn(self._run_command(origin, body))
 
     def _answer_relayed(self, kind: str, conn: str, body: Message) -> None:
         relayed = self.relayed.get(conn)
@@ -503,13 +504,11 @@ class Relay:
                 viewer.hand_over()
                 self._bye(*key)
 
-    async def _run_call(self, origin: str, body: Message) -> None:
+    async def _run_command(self, origin: str, body: Message) -> None:
         reply: Message = {"kind": "answer", "call": body.get("call")}
         args = body.get("args")
         try:
-            reply["result"] = await self.owner.run_call(
-                str(body.get("op")), args if isinstance(args, dict) else {}
-            )
+            reply["result"] = await self.owner.run_command(args if isinstance(args, dict) else {})
         except ServiceError as exc:
             reply["error"] = error_body(exc)
         self.post(origin, reply)

@@ -7,7 +7,8 @@ nobody completes expires ``seconds`` after it was made, measured with the table'
 viewer is told each step in a ``rematch`` frame, and a viewer arriving while an offer stands
 gets it right after its welcome.
 
-The offer lives in the table owner's memory only (``TableAuthority.rematch``): it does not
+The offer lives in the table owner's memory only (``TableAuthority.rematch``, which only the
+actor sets): it does not
 survive a restart of the owner or the table moving to another owner; the players then simply
 ask again. The contributions to the next match's seed that the acceptors sent are stored at
 once (``tables.fairness``), so they count whichever request completes the offer.
@@ -16,16 +17,13 @@ once (``tables.fairness``), so they count whichever request completes the offer.
 from __future__ import annotations
 
 import itertools
-import logging
 import math
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from app.tables.alarms import Alarm, Timekeeper
-from app.tables.hub import EVERYONE, Hub
-
-log = logging.getLogger(__name__)
+from app.tables.commands import ExpireRematch
 
 PENDING, STARTED, DECLINED, EXPIRED = "pending", "started", "declined", "expired"
 _numbers = itertools.count(1)
@@ -70,29 +68,45 @@ class RematchOffer:
 
 
 class Offered(Protocol):
-    """What an offer needs of its table (the table's actor): its standing offer, its clock,
-    its alarms and its hub."""
+    """What an offer's timer needs of its table (the table's actor): its clock and alarms."""
 
-    rematch: RematchOffer | None
-
-    @property
-    def table_id(self) -> str: ...
-    @property
-    def hub(self) -> Hub: ...
     @property
     def timekeeper(self) -> Timekeeper: ...
     def clock(self) -> float: ...
 
 
 Table = TypeVar("Table", bound=Offered)
-# Queue ``step`` as the table's command; given by the lobby, which owns the inbox's command
-# kinds, so that this module needs nothing of the actor's.
-Queue = Callable[[Table, Callable[[Table], Awaitable[None]]], None]
+# Queue ``command`` (the offer's expiry) in the table's inbox; given by the lobby, which knows
+# whether this worker still holds the table.
+Queue = Callable[[Table, ExpireRematch], None]
 
 
 def new_offer(seat: int, seats: int, computers: Collection[int], deadline: float) -> RematchOffer:
     """``seat``'s offer at a table of ``seats`` where ``computers`` play (they accept at once)."""
     return RematchOffer(seat, frozenset({seat, *computers}), deadline, seats)
+
+
+def stand(
+    previous: RematchOffer | None, offer: RematchOffer, arm: Callable[[RematchOffer], Alarm]
+) -> RematchOffer:
+    """``offer`` (its acceptance stored) as the table's standing offer: a new offer gets its
+    expiry timer (``arm``), an accepted one keeps its own."""
+    if previous is not None and previous.timer is not None:
+        return replace(offer, timer=previous.timer)
+    return replace(offer, timer=arm(offer))
+
+
+def keep_timer(previous: RematchOffer | None, offer: RematchOffer) -> RematchOffer:
+    """``offer``, completed, with the standing offer's timer (so that ending it stops it)."""
+    return replace(offer, timer=None if previous is None else previous.timer)
+
+
+def ended(offer: RematchOffer, now: float, outcome: str, by: int | None = None) -> dict[str, Any]:
+    """The ``rematch`` frame that ends ``offer`` (started, declined or expired); its timer is
+    stopped."""
+    if offer.timer is not None:
+        offer.timer.cancel()
+    return offer.frame(now, outcome, by)
 
 
 class Rematches(Generic[Table]):
@@ -102,55 +116,10 @@ class Rematches(Generic[Table]):
         self.seconds = seconds
         self.queue = queue
 
-    def stand(self, table: Table, offer: RematchOffer) -> RematchOffer:
-        """Make ``offer`` the table's standing offer (after the acceptance was stored) and tell
-        every viewer; a new offer gets its expiry timer, an accepted one keeps its own."""
-        previous = table.rematch
-        if previous is not None and previous.timer is not None:
-            offer = replace(offer, timer=previous.timer)
-        else:
-            offer = replace(offer, timer=self._arm(table, offer))
-        table.rematch = offer
-        publish(table, offer.frame(table.clock()))
-        return offer
-
-    def start(self, table: Table, offer: RematchOffer) -> dict[str, Any]:
-        """The last acceptance (stored with the new match) completed ``offer``: it ends as
-        started, before the new match's welcomes; its last state."""
-        previous = table.rematch
-        table.rematch = replace(offer, timer=None if previous is None else previous.timer)
-        return self.end(table, STARTED)
-
-    def end(self, table: Table, outcome: str, by: int | None = None) -> dict[str, Any]:
-        """End the standing offer (started, declined or expired), stop its timer and tell
-        every viewer; the offer's last state."""
-        offer = table.rematch
-        assert offer is not None
-        table.rematch = None
-        if offer.timer is not None:
-            offer.timer.cancel()
-        frame = offer.frame(table.clock(), outcome, by)
-        publish(table, frame)
-        return {k: v for k, v in frame.items() if k != "type"}
-
-    def _arm(self, table: Table, offer: RematchOffer) -> Alarm:
-        """At the deadline on the table's clock, queue the expiry as the table's command
-        (``table.timekeeper``'s alarm): it expires the offer only if that offer still stands,
-        so exactly once."""
-
-        async def expire(table: Table) -> None:
-            standing = table.rematch
-            if standing is not None and standing.number == offer.number:
-                standing = replace(standing, timer=None)  # the timer is this one: done
-                table.rematch = standing
-                self.end(table, EXPIRED)
-                log.info("a rematch offer expired", extra={"table_id": table.table_id})
-
+    def arm(self, table: Table, offer: RematchOffer) -> Alarm:
+        """At the deadline on the table's clock, queue the offer's expiry as the table's
+        command (``table.timekeeper``'s alarm)."""
+        expiry = ExpireRematch(offer.number)
         return table.timekeeper.call_later(
-            offer.deadline - table.clock(), lambda: self.queue(table, expire)
+            offer.deadline - table.clock(), lambda: self.queue(table, expiry)
         )
-
-
-def publish(table: Table, frame: dict[str, Any]) -> None:
-    """Send ``frame`` to every viewer of ``table``."""
-    table.hub.publish(table.table_id, {EVERYONE: frame})

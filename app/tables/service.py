@@ -7,23 +7,21 @@ Table info and lobby lists are read from store rows, without loading any match. 
 workers share the database (``shared``), a worker holds a table only while it owns the table's
 lease (``leases.py``): loading takes the lease, losing it lets the table go, and eviction
 gives it up. A table another worker owns is served through that owner (``relay.py``): a
-connection gets a ``RemoteTable``, and a lobby request (join, leave, rematch, a bot seat) is
-forwarded to the owner (``owned``).
+connection gets a ``RemoteTable``, and a lobby command (``tables.commands``: join, leave,
+rematch, a bot seat, ...) is sent to the owner as JSON and answered from there (``send``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import hmac
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Concatenate, ParamSpec
+from typing import Any
 
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.bots import LEVELS
@@ -40,33 +38,43 @@ from app.common.errors import (
     Unavailable,
     table_moving,
 )
-from app.common.rules import rules_for_table, seat_count, stored_rules
-from app.engine import State, new_match
+from app.common.rules import rules_for_table, seat_count
 from app.players import identity
-from app.players.bot_players import bot_level, bot_name, bot_player_id, ensure_bot_players
+from app.players.bot_players import bot_player_id, ensure_bot_players
 from app.store import Player
-from app.store import matches as match_store
 from app.store import players as player_store
 from app.store import tables as table_store
 from app.store.db import AsyncSession
-from app.tables import fairness
+from app.tables import commands, fairness
 from app.tables.alarms import Timekeeper
-from app.tables.authority import Abort, Call, TableAuthority
+from app.tables.authority import TableAuthority
 from app.tables.bots import BotSeats
 from app.tables.clocks import (
     CONSEQUENCES,
     MODES,
     ClockSettings,
-    TurnClock,
     default_mode,
-    start_clock,
+)
+from app.tables.commands import (
+    Abort,
+    AddBot,
+    ClaimVictory,
+    Command,
+    DeclineRematch,
+    Join,
+    Leave,
+    OfferRematch,
+    Reclaim,
+    Rename,
+    StartFull,
 )
 from app.tables.committer import Committer
 from app.tables.hub import Hub
 from app.tables.leases import Leases
-from app.tables.presenter import SeatHolder, public_info
+from app.tables.lobby import TableLobby, invite_matches
+from app.tables.presenter import public_info
 from app.tables.relay import Connection, Relay, RemoteTable
-from app.tables.rematch import DECLINED, Rematches, new_offer
+from app.tables.rematch import Rematches
 from app.tables.snapshot import StoredTable, load_snapshot, stored_table
 
 log = logging.getLogger(__name__)
@@ -75,41 +83,6 @@ HISTORIES = ("after_match", "never")
 LISTABLE = ("open", "live")
 YOUR_TABLES = 50
 """How many of a player's own open and live tables ``tables_of`` lists."""
-# A new match: its id, its first state, the commitment to the next match's server seed and
-# its turn clock (None at an untimed table).
-Started = tuple[int, State, str, TurnClock | None]
-
-
-P = ParamSpec("P")
-Lobby = Callable[Concatenate["TableService", Player, str, P], Awaitable[dict[str, Any]]]
-
-
-def owned(change: Lobby[P]) -> Lobby[P]:
-    """A lobby change of one table (``self, player, table_id, ...``) runs where the table's
-    owner is: here, or forwarded to the worker holding the table's lease."""
-
-    @functools.wraps(change)
-    async def run(
-        self: TableService, player: Player, table_id: str, *args: P.args, **kwargs: P.kwargs
-    ) -> dict[str, Any]:
-        try:
-            return await change(self, player, table_id, *args, **kwargs)
-        except Elsewhere as elsewhere:
-            owner = elsewhere.owner
-        if self.relay is None:
-            raise table_moving()
-        request = {"player_id": player.id, "table_id": table_id, "args": args, **kwargs}
-        try:
-            answer: dict[str, Any] = await self.relay.call(owner, change.__name__, request)
-            return answer
-        except TableMoving:
-            pass
-        try:  # the owner was silent for a whole lease: it has run out, unless renewed
-            return await change(self, player, table_id, *args, **kwargs)
-        except Elsewhere:
-            raise table_moving() from None
-
-    return run  # type: ignore[return-value]  # functools.wraps's type hides the signature
 
 
 class TableService:
@@ -148,9 +121,9 @@ class TableService:
         self.bots = bots
         self.clock_settings = clock_settings or ClockSettings()
         self.timekeeper = timekeeper or Timekeeper()
-        self.rematches: Rematches[TableAuthority] = Rematches(
-            rematch_seconds, self._queue_rematch_step
-        )
+        self.rematches: Rematches[TableAuthority] = Rematches(rematch_seconds, self._queue_if_held)
+        # The lobby draws seeds through ``self.new_seed`` as it is then (tests replace it).
+        self.lobby = TableLobby(sessions, lambda: self.new_seed(), self.rematches)
         # Each table's presence: the grace before an away player is gone.
         self.presence_grace = presence_grace
 
@@ -185,15 +158,14 @@ class TableService:
             with contextlib.suppress(Conflict):  # it started or was left meanwhile
                 await self.leave(player, table_id)
 
-    def renamed(self, player: Player) -> None:
+    async def renamed(self, player: Player) -> None:
         """Show a player's new name at every table this worker holds where it sits (a
-        ``table`` frame to each table's viewers). Other workers pick it up when they next
-        load the table."""
-        for authority in self._authorities.values():
-            seat = authority.seat_of(player.id)
-            if seat is not None:
-                authority.seats[seat] = SeatHolder(player.id, player.name)
-                authority.publish_table()
+        ``Rename`` command at each: a ``table`` frame to its viewers). Other workers pick it
+        up when they next load the table."""
+        seated = [a for a in self._authorities.values() if a.seat_of(player.id) is not None]
+        for authority in seated:
+            with contextlib.suppress(ServiceError):  # the table moved meanwhile
+                await authority.ask(Rename(player.id, player.name))
 
     # -- the registry --------------------------------------------------------------------
 
@@ -215,9 +187,8 @@ class TableService:
 
     async def _register(self, table_id: str) -> TableAuthority:
         epoch = await self._take_lease(table_id) if self.leases is not None else None
-        found = await self._load(table_id)
+        found = await self._load(table_id, epoch)
         if epoch is not None:
-            found.epoch, found.on_lost = epoch, self._let_go
             log.info(
                 "this worker owns the table now", extra={**found._log_fields(), "epoch": epoch}
             )
@@ -296,10 +267,10 @@ class TableService:
                 rebuilt += 1
         return rebuilt
 
-    async def _load(self, table_id: str) -> TableAuthority:
+    async def _load(self, table_id: str, epoch: int | None = None) -> TableAuthority:
         async with self.sessions() as session:
             snapshot = await load_snapshot(session, table_id)
-        authority = TableAuthority.from_snapshot(
+        return TableAuthority.from_snapshot(
             snapshot,
             self.sessions,
             self.hub,
@@ -307,9 +278,12 @@ class TableService:
             self.clock,
             self.clock_settings,
             self.timekeeper,
+            lobby=self.lobby,
+            presence_grace=self.presence_grace,
+            epoch=epoch,
+            on_lost=self._let_go if epoch is not None else None,
+            on_change=self.bots.consider if self.bots is not None else None,
         )
-        authority.presence.grace = self.presence_grace
-        return authority
 
     def live_count(self) -> int:
         """How many tables this worker knows to be under way."""
@@ -362,29 +336,45 @@ class TableService:
         table = await self.open_table(table.table_id)
         return table, await table.attach(connection, player_id, since, max_replay)
 
-    async def run_call(self, op: str, args: Mapping[str, Any]) -> Any:
-        """Run a lobby change another worker forwarded here (this worker owns the table)."""
-        changes = {
-            "join": self.join,
-            "leave": self.leave,
-            "rematch": self.rematch,
-            "decline_rematch": self.decline_rematch,
-            "add_bot": self.add_bot,
-            "reclaim": self.reclaim,
-            "claim_victory": self.claim_victory,
-            "abort": self.abort,
-        }
-        change = changes.get(op)
-        if change is None:
-            raise Invalid("bad_request", "Unknown forwarded request.")
-        async with self.sessions() as session:
-            player = await player_store.get_player(session, str(args.get("player_id")))
-        if player is None:
-            raise NotFound("player_not_found", "There is no such player.")
-        extra = {k: v for k, v in args.items() if k not in ("player_id", "table_id", "args")}
+    async def send(self, table_id: str, command: Command, viewer: str | None) -> dict[str, Any]:
+        """Send a lobby ``command`` to its table wherever the table's owner is: this worker,
+        or the worker holding its lease (the command's JSON, answered with the result or the
+        refusal). The answer is the table as ``viewer`` sees it afterwards, with the rematch
+        offer's state for a rematch command."""
         try:
-            return await change.__wrapped__(  # type: ignore[attr-defined]
-                self, player, str(args.get("table_id")), *args.get("args", ()), **extra
+            return await self.run_here(table_id, command, viewer)
+        except Elsewhere as elsewhere:
+            owner = elsewhere.owner
+        if self.relay is None:
+            raise table_moving()
+        body = {"table_id": table_id, "viewer": viewer, "command": commands.to_json(command)}
+        try:
+            answer: dict[str, Any] = await self.relay.call(owner, body)
+            return answer
+        except TableMoving:
+            pass
+        try:  # the owner was silent for a whole lease: it has run out, unless renewed
+            return await self.run_here(table_id, command, viewer)
+        except Elsewhere:
+            raise table_moving() from None
+
+    async def run_here(self, table_id: str, command: Command, viewer: str | None) -> dict[str, Any]:
+        """Run ``command`` at this worker's table (``Elsewhere`` when another worker owns it)."""
+        authority = await self.authority(table_id)
+        result = await authority.ask(command)
+        info = self.table_json(authority, viewer)
+        if isinstance(command, OfferRematch | DeclineRematch):
+            info["rematch"] = result
+        return info
+
+    async def run_command(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Run a lobby command another worker forwarded here (this worker owns the table);
+        ``unknown_command`` for anything but a lobby command."""
+        command = commands.from_json(body.get("command"))
+        viewer = body.get("viewer")
+        try:
+            return await self.run_here(
+                str(body.get("table_id")), command, viewer if isinstance(viewer, str) else None
             )
         except Elsewhere:  # taken over meanwhile: the caller tries again
             raise table_moving() from None
@@ -460,16 +450,6 @@ class TableService:
         task = asyncio.ensure_future(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-    async def _hold(self, session: AsyncSession, authority: TableAuthority) -> None:
-        """With other workers: lock the table's row for this transaction and check that
-        this worker still holds its lease, so that a former owner's seat and match changes
-        are fenced off like its actions."""
-        if self.shared:
-            epoch = await table_store.lock_table(session, authority.table_id)
-            if epoch != authority.epoch:
-                self._let_go(authority)
-                raise table_moving()
 
     # -- tables --------------------------------------------------------------------------
 
@@ -569,40 +549,13 @@ class TableService:
         async with self.sessions.begin() as session:
             return {"commitment": await fairness.offer_seed(session, player.id, self.new_seed)}
 
-    @owned
     async def add_bot(
         self, player: Player, table_id: str, seat: int | None, level: str
     ) -> dict[str, Any]:
         """A seated player gives an empty seat of an open table to a bot of ``level``;
         when every seat is then taken, the match starts."""
         self._check_level(level)
-        authority = await self.authority(table_id)
-        if seat is None:
-            free = [s for s in range(authority.seat_count) if s not in authority.seats]
-            seat = free[0] if free else -1
-        if not 0 <= seat < authority.seat_count:
-            raise Invalid("bad_seat", f"seat must be between 0 and {authority.seat_count - 1}.")
-        await self._ensure_bot_players({seat: level})
-        bot = SeatHolder(bot_player_id(level, seat), bot_name(level))
-        wanted = seat
-
-        async def step(authority: TableAuthority) -> None:
-            try:
-                async with self.sessions.begin() as session:
-                    await self._hold(session, authority)
-                    if authority.seat_of(player.id) is None:
-                        raise Forbidden("not_seated", "Only a seated player can add a bot.")
-                    if authority.status != "open":
-                        raise Conflict("table_not_open", "This table is not waiting for players.")
-                    if wanted in authority.seats:
-                        raise Conflict("seat_taken", "That seat is taken.")
-                    started = await self._take_seat(session, authority, wanted, bot)
-            except IntegrityError:
-                raise Conflict("seat_taken", "That seat was just taken.") from None
-            self._seated(authority, wanted, bot, started)
-
-        await authority.ask(Call("add_bot", step))
-        return self.table_json(authority, player.id)
+        return await self.send(table_id, AddBot(player.id, seat, level), player.id)
 
     @staticmethod
     def _check_level(level: str) -> None:
@@ -615,17 +568,7 @@ class TableService:
 
     async def _start_full_table(self, authority: TableAuthority) -> None:
         """Start the match of a table created with every seat taken (the creator and bots)."""
-
-        async def step(authority: TableAuthority) -> None:
-            async with self.sessions.begin() as session:
-                await self._hold(session, authority)
-                if authority.status != "open":
-                    return
-                players = {s: h.player_id for s, h in authority.seats.items()}
-                started = await self._store_new_match(session, authority, players)
-            authority.begin_match(*started)
-
-        await authority.ask(Call("start", step))
+        await authority.ask(StartFull())
 
     async def list_tables(self, status: str, player_id: str | None) -> list[dict[str, Any]]:
         """Public tables waiting for players (``open``) or under way (``live``)."""
@@ -699,7 +642,6 @@ class TableService:
                 "invite_required", "This private table can be watched only with its invite link."
             )
 
-    @owned
     async def join(
         self,
         player: Player,
@@ -711,145 +653,13 @@ class TableService:
         """Seat the player with its ``contribution`` to the match seed (``tables.fairness``);
         when every seat is then taken, the match starts."""
         fairness.check_contribution(contribution)
-        authority = await self.authority(table_id)
+        command = Join(player.id, player.name, invite_code, seat, contribution)
+        return await self.send(table_id, command, player.id)
 
-        async def step(authority: TableAuthority) -> None:
-            try:
-                async with self.sessions.begin() as session:
-                    await self._hold(session, authority)
-                    taken = self._seat_to_take(authority, player, invite_code, seat)
-                    holder = SeatHolder(player.id, player.name)
-                    started = await self._take_seat(session, authority, taken, holder, contribution)
-            except IntegrityError:
-                raise Conflict("seat_taken", "That seat was just taken.") from None
-            self._seated(authority, taken, holder, started)
-
-        await authority.ask(Call("join", step))
-        return self.table_json(authority, player.id)
-
-    async def _take_seat(
-        self,
-        session: AsyncSession,
-        authority: TableAuthority,
-        seat: int,
-        holder: SeatHolder,
-        contribution: str | None = None,
-    ) -> Started | None:
-        """Store ``holder`` in ``seat`` with its contribution; when every seat is then taken,
-        store the new match too (same transaction as the caller)."""
-        players = {s: h.player_id for s, h in authority.seats.items()}
-        players[seat] = holder.player_id
-        await table_store.take_seat(session, authority.table_id, seat, holder.player_id)
-        await fairness.contribute(session, authority.table_id, seat, contribution)
-        if len(players) < authority.seat_count:
-            return None
-        return await self._store_new_match(session, authority, players)
-
-    def _seated(
-        self,
-        authority: TableAuthority,
-        seat: int,
-        holder: SeatHolder,
-        started: Started | None,
-    ) -> None:
-        """After the commit: the seat in memory, and every viewer told (a new match: welcomes)."""
-        authority.seats[seat] = holder
-        if started is None:
-            authority.publish_table()
-        else:
-            authority.begin_match(*started)
-
-    def _seat_to_take(
-        self,
-        authority: TableAuthority,
-        player: Player,
-        invite_code: str | None,
-        seat: int | None,
-    ) -> int:
-        if authority.status != "open":
-            raise Conflict("table_not_open", "This table is not waiting for players.")
-        if authority.seat_of(player.id) is not None:
-            raise Conflict("already_seated", "You already have a seat at this table.")
-        if authority.visibility == "private" and not invite_matches(authority, invite_code):
-            raise Forbidden("bad_invite_code", "This private table needs its invite code.")
-        free = [s for s in range(authority.seat_count) if s not in authority.seats]
-        if seat is None:
-            if not free:
-                raise Conflict("table_full", "Every seat is taken.")
-            return free[0]
-        if not 0 <= seat < authority.seat_count:
-            raise Invalid("bad_seat", f"seat must be between 0 and {authority.seat_count - 1}.")
-        if seat not in free:
-            raise Conflict("seat_taken", "That seat is taken.")
-        return seat
-
-    async def _store_new_match(
-        self, session: AsyncSession, authority: TableAuthority, players: dict[int, str]
-    ) -> Started:
-        """Store a new live match for the seated players (same transaction as the caller); it
-        is rated when the table is and every player is an account. Its seed is made of the
-        committed server seed and the contributions; the next match's seed is drawn at once."""
-        rules = stored_rules(authority.variant, authority.options)
-        rated = authority.rated and await player_store.all_accounts(session, players.values())
-        bots = {seat for seat, player_id in players.items() if bot_level(player_id)}
-        parts = await fairness.seed_new_match(
-            session, authority.table_id, authority.seat_count, bots, self.new_seed
-        )
-        state = new_match(rules, parts.seed, None)
-        match = await match_store.add_match(
-            session,
-            table_id=authority.table_id,
-            variant=authority.variant,
-            rules=authority.options,
-            seed=parts.seed,
-            dealer=None,
-            base_version=authority.version,
-            players=sorted(players.items()),
-            rated=rated,
-        )
-        await fairness.record_match_parts(session, match.id, parts)
-        await table_store.set_status(session, authority.table_id, "live", match_id=match.id)
-        next_commitment = await fairness.draw_next_seed(session, authority.table_id, self.new_seed)
-        turn_clock = None
-        rules_of_clock = authority.clock_rules
-        if rules_of_clock is not None:
-            humans = {seat for seat, player_id in players.items() if not bot_level(player_id)}
-            turn_clock = start_clock(
-                rules_of_clock, state, authority.version, self.timekeeper.now(), humans
-            )
-            await table_store.set_clock(
-                session,
-                authority.table_id,
-                turn_clock.to_json(),
-                turn_clock.deadline(rules_of_clock),
-            )
-        return match.id, state, next_commitment, turn_clock
-
-    @owned
     async def leave(self, player: Player, table_id: str) -> dict[str, Any]:
         """Give up a seat before the match starts; an emptied table is closed."""
-        authority = await self.authority(table_id)
+        return await self.send(table_id, Leave(player.id), player.id)
 
-        async def step(authority: TableAuthority) -> None:
-            async with self.sessions.begin() as session:
-                await self._hold(session, authority)
-                seat = authority.seat_of(player.id)
-                if seat is None:
-                    raise Conflict("not_seated", "You have no seat at this table.")
-                if authority.status != "open":
-                    raise Conflict("match_started", "The match has started; resign instead.")
-                await table_store.free_seat(session, table_id, player.id)
-                if len(authority.seats) == 1:
-                    await table_store.set_status(session, table_id, "finished")
-            del authority.seats[seat]
-            if not authority.seats:
-                authority.status = "finished"
-            authority.publish_table()
-
-        await authority.ask(Call("leave", step))
-        return self.table_json(authority, player.id)
-
-    @owned
     async def rematch(
         self, player: Player, table_id: str, contribution: str | None = None
     ) -> dict[str, Any]:
@@ -859,85 +669,24 @@ class TableService:
         stored with the acceptance. Asking again after accepting changes nothing. The answer
         is the table with the offer's state (``rematch``)."""
         fairness.check_contribution(contribution)
-        authority = await self.authority(table_id)
+        return await self.send(table_id, OfferRematch(player.id, contribution), player.id)
 
-        async def step(authority: TableAuthority) -> dict[str, Any]:
-            now = authority.clock()
-            async with self.sessions.begin() as session:
-                await self._hold(session, authority)
-                seat = self._rematch_seat(authority, player)
-                standing = authority.rematch
-                if standing is not None and seat in standing.accepted:
-                    return standing.state(now)
-                if standing is None:
-                    computers = [s for s, h in authority.seats.items() if bot_level(h.player_id)]
-                    deadline = now + self.rematches.seconds
-                    offer = new_offer(seat, authority.seat_count, computers, deadline)
-                else:
-                    offer = standing.accept(seat)
-                await fairness.contribute(session, table_id, seat, contribution)
-                started = None
-                if offer.complete:
-                    players = {s: h.player_id for s, h in authority.seats.items()}
-                    started = await self._store_new_match(session, authority, players)
-            if started is None:
-                return self.rematches.stand(authority, offer).state(authority.clock())
-            state = self.rematches.start(authority, offer)
-            authority.begin_match(*started)
-            return state
-
-        state = await authority.ask(Call("rematch", step))
-        return {**self.table_json(authority, player.id), "rematch": state}
-
-    @owned
     async def decline_rematch(self, player: Player, table_id: str) -> dict[str, Any]:
         """Decline the standing rematch offer (the offerer withdraws it): it ends for
         everyone. ``no_rematch_offer`` when none stands."""
-        authority = await self.authority(table_id)
+        return await self.send(table_id, DeclineRematch(player.id), player.id)
 
-        async def step(authority: TableAuthority) -> dict[str, Any]:
-            seat = authority.seat_of(player.id)
-            if seat is None:
-                raise Forbidden("not_seated", "Only a seated player can decline a rematch.")
-            if authority.rematch is None:
-                raise Conflict("no_rematch_offer", "No rematch offer stands at this table.")
-            return self.rematches.end(authority, DECLINED, seat)
-
-        state = await authority.ask(Call("decline_rematch", step))
-        return {**self.table_json(authority, player.id), "rematch": state}
-
-    @staticmethod
-    def _rematch_seat(authority: TableAuthority, player: Player) -> int:
-        """The seat of a player who may ask for a rematch now."""
-        seat = authority.seat_of(player.id)
-        if seat is None:
-            raise Forbidden("not_seated", "Only a seated player can ask for a rematch.")
-        if authority.status == "live":
-            raise Conflict("match_live", "The match is still under way.")
-        # An open table with every seat taken is back to waiting after an aborted match.
-        waiting = authority.status == "open"
-        if len(authority.seats) != authority.seat_count or (
-            authority.match_id is None and not waiting
-        ):
-            raise Conflict("no_match_to_replay", "This table has not finished a match.")
-        return seat
-
-    def _queue_rematch_step(
-        self, authority: TableAuthority, step: Callable[[TableAuthority], Awaitable[None]]
-    ) -> None:
-        """Queue a rematch offer's expiry as the table's command, while this worker still
-        holds that table (a table let go or evicted took its offer with it)."""
+    def _queue_if_held(self, authority: TableAuthority, command: Command) -> None:
+        """Queue ``command`` (a rematch offer's expiry) in the table's inbox, while this
+        worker still holds that table (a table let go or evicted took its offer with it)."""
         if self._authorities.get(authority.table_id) is authority:
-            authority.ask(Call("rematch_expiry", step)).add_done_callback(_log_failure)
+            authority.ask(command).add_done_callback(_log_failure)
 
-    @owned
     async def abort(self, player: Player, table_id: str, leave: bool = False) -> dict[str, Any]:
         """Abort the live match while not every seat has acted in its first deal
         (``tables.aborts``): no winner, no rating change, the table open again; ``leave``:
         give up the seat too."""
-        authority = await self.authority(table_id)
-        await authority.ask(Abort(player.id, leave))
-        return self.table_json(authority, player.id)
+        return await self.send(table_id, Abort(player.id, leave), player.id)
 
     async def player(self, player_id: str) -> Player:
         """A player by id (a table socket's, which greeted with its token)."""
@@ -947,29 +696,11 @@ class TableService:
             raise NotFound("player_not_found", "There is no such player.")
         return player
 
-    @owned
     async def reclaim(self, player: Player, table_id: str) -> dict[str, Any]:
         """The player whose seat a computer player took over when its clock ran out takes
         it back, while the match is under way; its clock starts afresh if it is on move."""
-        authority = await self.authority(table_id)
+        return await self.send(table_id, Reclaim(player.id, player.name), player.id)
 
-        async def step(authority: TableAuthority) -> None:
-            seat = next(
-                (s for s, left in authority.abandoned.items() if left.player_id == player.id),
-                None,
-            )
-            if seat is None:
-                raise Conflict("nothing_to_reclaim", "No seat of yours was taken over here.")
-            if authority.status != "live" or authority.state is None:
-                raise Conflict("match_not_live", "The match is over; the seat cannot be reclaimed.")
-            holder = SeatHolder(player.id, player.name)
-            abandoned = {s: left for s, left in authority.abandoned.items() if s != seat}
-            await authority.change_seat(seat, holder, abandoned)
-
-        await authority.ask(Call("reclaim", step))
-        return self.table_json(authority, player.id)
-
-    @owned
     async def claim_victory(
         self, player: Player, table_id: str, seat: int, remedy: str = "win"
     ) -> dict[str, Any]:
@@ -978,22 +709,7 @@ class TableService:
         own path for actions (stored in the log, rated and replayed like any resignation);
         ``bot``: a computer player takes the seat until its player reclaims it. Either way
         the match's record lists that player as having abandoned it."""
-        authority = await self.authority(table_id)
-
-        async def step(authority: TableAuthority) -> None:
-            holder = gone_seat(authority, player, seat)
-            if remedy == "bot":
-                await authority.take_over(seat, holder, "handed_over")
-            else:
-                await authority.forfeit(seat, holder, "claimed")
-            log.info(
-                "a seat was claimed against a gone player (%s)",
-                remedy,
-                extra={**authority._log_fields(), "seat": seat},
-            )
-
-        await authority.ask(Call("claim_victory", step))
-        return self.table_json(authority, player.id)
+        return await self.send(table_id, ClaimVictory(player.id, seat, remedy), player.id)
 
 
 def former_holder(table: TableAuthority | RemoteTable, player_id: str | None) -> bool:
@@ -1001,37 +717,6 @@ def former_holder(table: TableAuthority | RemoteTable, player_id: str | None) ->
     return player_id is not None and any(
         holder.player_id == player_id for holder in table.abandoned.values()
     )
-
-
-def gone_seat(authority: TableAuthority, player: Player, seat: int) -> SeatHolder:
-    """Who holds ``seat``, which ``player`` may claim against: refused with ``not_seated``,
-    ``no_match``, ``bad_seat`` (not a seat of the other side) or ``player_not_gone``."""
-    claimant = authority.seat_of(player.id)
-    if claimant is None:
-        raise Forbidden("not_seated", "Only a seated player can claim a match.")
-    state = authority.state
-    if state is None or authority.status != "live" or state.match_over:
-        raise Conflict("no_match", "No match is under way at this table.")
-    holder = authority.seats.get(seat)
-    if (
-        holder is None
-        or not 0 <= seat < state.seats
-        or state.side_of(seat) == state.side_of(claimant)
-    ):
-        raise Invalid("bad_seat", "You can claim only against a seat of the other side.")
-    if authority.presence.state_of(seat) != "gone":
-        raise Conflict(
-            "player_not_gone",
-            "That player is not gone: a claim is possible only once the grace period is over.",
-        )
-    return holder
-
-
-def invite_matches(
-    table: TableAuthority | StoredTable | RemoteTable, invite_code: str | None
-) -> bool:
-    """True when ``invite_code`` is the table's (compared in constant time)."""
-    return hmac.compare_digest((invite_code or "").encode(), table.invite_code.encode())
 
 
 def _log_failure(answer: asyncio.Future[Any]) -> None:

@@ -185,11 +185,11 @@ async def test_a_slow_load_holds_up_only_its_own_table(services: Services) -> No
     release = asyncio.Event()
     loads: list[str] = []
 
-    async def slow_for_first(table_id: str) -> Any:
+    async def slow_for_first(table_id: str, *rest: Any) -> Any:
         loads.append(table_id)
         if table_id == first:
             await release.wait()
-        return await real_load(table_id)
+        return await real_load(table_id, *rest)
 
     services.tables._load = slow_for_first  # type: ignore[method-assign]
     waiting = [asyncio.ensure_future(services.tables.authority(first)) for _ in range(2)]

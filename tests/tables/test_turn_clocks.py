@@ -20,8 +20,9 @@ from app.store import Player
 from app.store import matches as match_store
 from app.store import tables as table_store
 from app.tables import presenter
-from app.tables.authority import TableAuthority, Timeout
+from app.tables.authority import TableAuthority
 from app.tables.clocks import ClockRules, TurnClock, after_move, clock_frame, start_clock
+from app.tables.commands import Timeout
 from tests.support import settings_for
 from tests.tables.helpers import ManualTime, Recorder, settle
 

@@ -29,6 +29,8 @@ addStrings({
     err_bad_clock: "That is not a clock this server offers.",
     err_bad_on_timeout: "Choose what happens when time runs out: the computer plays on, or the match is lost.",
     err_table_moved: "The table moved on meanwhile; try again.",
+    err_unknown_command: "The table does not know this request.",
+    err_bad_command: "This request to the table is malformed.",
   },
   de: {
     hand_to_computer: "Den Computer für {name} spielen lassen",
@@ -55,6 +57,8 @@ addStrings({
     err_bad_clock: "Diese Uhr bietet der Server nicht an.",
     err_bad_on_timeout: "Wähle, was bei abgelaufener Zeit geschieht: Der Computer spielt weiter, oder die Partie ist verloren.",
     err_table_moved: "Der Tisch ist inzwischen weiter; versuche es noch einmal.",
+    err_unknown_command: "Der Tisch kennt diese Anfrage nicht.",
+    err_bad_command: "Diese Anfrage an den Tisch ist fehlerhaft.",
   },
   pl: {
     hand_to_computer: "Niech komputer gra za gracza {name}",
@@ -81,6 +85,8 @@ addStrings({
     err_bad_clock: "Serwer nie oferuje takiego zegara.",
     err_bad_on_timeout: "Wybierz, co się dzieje, gdy czas minie: komputer gra dalej albo partia jest przegrana.",
     err_table_moved: "Stół tymczasem się zmienił; spróbuj jeszcze raz.",
+    err_unknown_command: "Stół nie zna tego żądania.",
+    err_bad_command: "To żądanie do stołu jest błędne.",
   },
   it: {
     hand_to_computer: "Fai giocare il computer al posto di {name}",
@@ -107,6 +113,8 @@ addStrings({
     err_bad_clock: "Questo server non offre un orologio così.",
     err_bad_on_timeout: "Scegli cosa succede quando il tempo scade: il computer continua o la partita è persa.",
     err_table_moved: "Il tavolo è andato avanti nel frattempo; riprova.",
+    err_unknown_command: "Il tavolo non conosce questa richiesta.",
+    err_bad_command: "Questa richiesta al tavolo non è valida.",
   },
   es: {
     hand_to_computer: "Que el ordenador juegue por {name}",
@@ -133,5 +141,7 @@ addStrings({
     err_bad_clock: "Este servidor no ofrece ese reloj.",
     err_bad_on_timeout: "Elige qué pasa cuando se acaba el tiempo: el ordenador sigue o la partida se pierde.",
     err_table_moved: "La mesa ha cambiado mientras tanto; inténtalo de nuevo.",
+    err_unknown_command: "La mesa no conoce esta petición.",
+    err_bad_command: "Esta petición a la mesa no es válida.",
   },
 });
