@@ -200,6 +200,33 @@ class Client:
         await self.socket.close()
 
 
+async def every_seat_acts(base: str, table_id: str, tokens: list[str]) -> int | None:
+    """Play from each seat's socket (``tokens`` in seat order) until every seat has acted in
+    the match's first deal: before that, a turn clock that runs out aborts the match instead
+    of applying its consequence. Plays cards where it can. The version reached, or None if
+    a clock shorter than a move's round trip aborted the match on the way."""
+    clients = [await Client.open(base, table_id, token) for token in tokens]
+    try:
+        legal = {seat: welcome["view"]["legal"] for seat, (_, welcome) in enumerate(clients)}
+        version, abortable = clients[0][1]["version"], clients[0][1]["abortable"]
+        while abortable:
+            seat = next(s for s, actions in legal.items() if actions)
+            choices = [a for a in legal[seat] if a["type"] != "resign"]
+            action = next((a for a in choices if a["type"] == "play"), choices[0])
+            message = {"type": "action", "id": "first", "version": version, "action": action}
+            await clients[seat][0].send(message)
+            for s, (viewer, _) in enumerate(clients):
+                update = await viewer.recv_until_any(("update", "aborted"))
+                if update["type"] == "aborted":
+                    return None
+                legal[s] = update["legal"]
+            version, abortable = update["version"], update["abortable"]
+        return version
+    finally:
+        for viewer, _ in clients:
+            await viewer.close()
+
+
 def pick(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A random legal action, never resigning."""
     return rng.choice([a for a in legal if a["type"] != "resign"])

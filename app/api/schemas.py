@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 BotLevel = Literal["easy", "medium", "hard", "expert"]
 
@@ -197,6 +197,13 @@ class RematchRequest(BaseModel):
     contribution: SeedPart = None
 
 
+class AbortRequest(BaseModel):
+    """``POST /api/tables/{id}/abort``: ``leave`` gives up the seat too."""
+
+    model_config = ConfigDict(extra="forbid")
+    leave: StrictBool = False
+
+
 class OnlineCount(BaseModel):
     """``GET /api/online``."""
 
@@ -356,7 +363,10 @@ class MatchOut(BaseModel):
     table_id: str
     variant: str
     rules: dict[str, Any]
-    status: Literal["live", "finished"]
+    status: Literal["live", "finished", "aborted"] = Field(
+        description="aborted: ended before every seat had acted in its first deal (no "
+        "winner, no rating change, no statistics)"
+    )
     rated: bool = Field(description="A rated table's match between accounts.")
     players: list[MatchPlayer]
     sides: list[int] = Field(description="the side each seat plays for (partners share one)")

@@ -1,4 +1,4 @@
-"""``/api/tables``: create, list, join, leave, rematch offers and reclaiming a seat."""
+"""``/api/tables``: create, list, join, leave, abort, rematch offers and reclaiming a seat."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from app.api.chat import ChatDep
 from app.api.deps import OPTIONAL_TOKEN, MaybePlayerDep, PlayerDep, TablesDep
 from app.api.limits import NewTableLimit
 from app.api.schemas import (
+    AbortRequest,
     BotRequest,
     ClaimRequest,
     ErrorBody,
@@ -116,6 +117,19 @@ async def add_bot(table_id: str, body: BotRequest, player: PlayerDep, tables: Ta
 async def leave_table(table_id: str, player: PlayerDep, tables: TablesDep) -> Any:
     """Give up a seat before the match starts."""
     return await tables.leave(player, table_id)
+
+
+@router.post("/{table_id}/abort", response_model=TableOut, responses={403: {"model": ErrorBody}})
+async def abort_match(
+    table_id: str,
+    player: PlayerDep,
+    tables: TablesDep,
+    body: Annotated[AbortRequest | None, Body()] = None,
+) -> Any:
+    """Abort the match until every seat has acted in its first deal: no winner, no rating
+    change, the table waits for a new match; ``leave`` gives up your seat too. Refused with
+    ``abort_too_late`` after that (resign instead)."""
+    return await tables.abort(player, table_id, leave=(body or AbortRequest()).leave)
 
 
 @router.post(

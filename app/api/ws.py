@@ -25,6 +25,7 @@ from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
 from app.common.errors import (
     STORE_ERRORS,
     Forbidden,
+    Invalid,
     NotFound,
     ServiceError,
     TableMoving,
@@ -35,7 +36,7 @@ from app.common.errors import (
 from app.players import identity
 from app.services import Services
 from app.settings import Settings
-from app.tables import presenter
+from app.tables import aborts, presenter
 from app.tables.authority import TableAuthority
 from app.tables.hub import Frame, encode
 from app.tables.relay import RemoteTable
@@ -305,6 +306,9 @@ async def answer(connection: Connection, authority: Table, message: dict[str, An
             ref = chat_api.reference(message)
             connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
         return
+    if kind == "abort":
+        await abort(connection, authority, message)
+        return
     if kind != "action":
         code = "already_greeted" if kind == "hello" else "unknown_type"
         connection.send(
@@ -323,6 +327,26 @@ async def answer(connection: Connection, authority: Table, message: dict[str, An
             reply=connection,
             ref=ref,
         )
+    except ServiceError as exc:
+        connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
+
+
+async def abort(connection: Connection, authority: Table, message: dict[str, Any]) -> None:
+    """A seated player aborts the match (docs/protocol.md, "Aborting a match"): through the
+    table's owner like any lobby change; every viewer then gets the ``aborted`` frame, and
+    a refusal comes back to this connection with the message's ``id``."""
+    ref = message.get("id")
+    if not (ref is None or isinstance(ref, (str, int))):
+        ref = None
+    leave = message.get("leave", False)
+    try:
+        if not isinstance(leave, bool):
+            raise Invalid("bad_message", "An abort's 'leave' is true or false.")
+        if connection.player_id is None:
+            raise aborts.not_seated()
+        services: Services = connection.websocket.app.state.services
+        player = await services.tables.player(connection.player_id)
+        await services.tables.abort(player, authority.table_id, leave=leave)
     except ServiceError as exc:
         connection.send(error_frame(exc.code, exc.message, ref, **exc.extra))
 

@@ -149,6 +149,8 @@ class AnalysisService:
         """The record of a finished match ``viewer_id`` may see (its ``analysis`` status
         included); ``NotFound`` or ``Conflict`` ``match_live`` otherwise."""
         record = await self.history.get_match(match_id, viewer_id)
+        if record["status"] == "aborted":
+            raise Conflict("match_aborted", "An aborted match has no play to analyse.")
         if record["status"] != "finished":
             raise Conflict("match_live", "A match is analysed once it is over.")
         return record

@@ -1,4 +1,4 @@
-"""Match history: finished and running matches as public records.
+"""Match history: finished, aborted and running matches as public records.
 
 A running match shows its players, the results of finished deals and the commitment to its
 server seed, never its seeds or contributions; its full log (seeds, contributions and every
@@ -27,7 +27,7 @@ from app.store import Match
 from app.store import analyses as analysis_store
 from app.store import matches as match_store
 from app.store.db import AsyncSession
-from app.store.matches import MatchFilter
+from app.store.matches import OVER, MatchFilter
 from app.store.players import SeatRow
 
 
@@ -161,12 +161,12 @@ class HistoryService:
         start: int = 0,
         limit: int | None = None,
     ) -> dict[str, Any]:
-        """Seed and the actions of a finished match from index ``start``, at most ``limit``
-        of them (None: all), with ``total_actions`` and ``next`` (the index the next page
-        starts at, or None); ``Conflict`` while it runs."""
+        """Seed and the actions of a match that is over (finished, or aborted) from index
+        ``start``, at most ``limit`` of them (None: all), with ``total_actions`` and ``next``
+        (the index the next page starts at, or None); ``Conflict`` while it runs."""
         async with self.sessions() as session:
             match = await self._find(session, match_id, viewer_id)
-            if match.status != "finished":
+            if match.status not in OVER:
                 raise Conflict("match_live", "The log is published once the match is over.")
             seats = await match_store.seats_of_matches(session, [match_id])
             analysis = await analysis_store.get_analysis(session, match_id)

@@ -25,6 +25,10 @@ from app.store.db import AsyncSession, BoundStatement, Step
 from app.store.models import ActionRecord, Match, MatchSeat, Table, utcnow
 from app.store.players import SeatRow, seated
 
+OVER = ("finished", "aborted")
+"""The statuses of a match that is over: played to its end, or aborted before every seat
+acted (no winner, no rating change, no statistics); either way its log is public."""
+
 
 async def add_match(
     session: AsyncSession,
@@ -70,7 +74,7 @@ def visible_to(viewer_id: str | None) -> ColumnElement[bool]:
     and every match the viewer played in."""
     shown = or_(
         Table.visibility == "public",
-        and_(Match.status == "finished", Table.history == "after_match"),
+        and_(Match.status.in_(OVER), Table.history == "after_match"),
     )
     if viewer_id is not None:
         played = select(MatchSeat.match_id).where(MatchSeat.player_id == viewer_id)
@@ -110,6 +114,19 @@ FINISH_UPDATE = (
 def deals_update(match_id: int, deals: list[Any], game_points: list[int]) -> BoundStatement:
     """The change that stores the results of the deals played so far."""
     return DEALS_UPDATE, {"match": match_id, "deals": deals, "points": game_points}
+
+
+ABORT_UPDATE = (
+    update(Match)
+    .where(Match.id == bindparam("match"), Match.status == "live")
+    .values(status="aborted", winner=None, finished_at=bindparam("finished_at"))
+)
+
+
+def abort_update(match_id: int) -> BoundStatement:
+    """The change that marks a live match aborted: over with no winner (its deals and game
+    points stay as they were, empty and zero, since its first deal never ended)."""
+    return ABORT_UPDATE, {"match": match_id, "finished_at": utcnow()}
 
 
 def finish_update(
@@ -178,7 +195,7 @@ async def list_matches(
     if where.until is not None:
         query = query.where(Match.started_at < where.until)
     if where.finished_only:
-        query = query.where(Match.status == "finished")
+        query = query.where(Match.status.in_(OVER))
     if before is not None:
         query = query.where(Match.id < before)
     return list(await session.scalars(query))
@@ -268,6 +285,7 @@ async def marriages_declared(session: AsyncSession, player_id: str) -> int:
         .join(Match, Match.id == ActionRecord.match_id)
         .where(
             MatchSeat.player_id == player_id,
+            Match.status != "aborted",
             visible_to(None),
             # Narrowed in the database, checked exactly below.
             func.lower(cast(ActionRecord.action, String)).like("%marriage%"),

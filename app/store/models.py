@@ -184,6 +184,8 @@ class Match(Base):
     server_seed: Mapped[str | None] = mapped_column(String(64), nullable=True)
     contributions: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     dealer: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # ``live``, ``finished`` (played to its end) or ``aborted`` (ended before every seat had
+    # acted in its first deal: no winner, no rating change, no statistics).
     status: Mapped[str] = mapped_column(String(16))
     base_version: Mapped[int] = mapped_column(Integer)
     winner: Mapped[int | None] = mapped_column(Integer, nullable=True)

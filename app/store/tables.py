@@ -118,6 +118,16 @@ async def set_status(
     await session.execute(update(Table).where(Table.id == table_id).values(**values))
 
 
+async def back_to_waiting(session: AsyncSession, table_id: str, status: str) -> None:
+    """A table whose match was aborted: ``status`` (``open``, or ``finished`` when no player
+    is left), no current match, no running clock and no abandoned seats."""
+    await session.execute(
+        update(Table)
+        .where(Table.id == table_id)
+        .values(status=status, match_id=None, turn_clock=None, clock_deadline=None, abandoned=None)
+    )
+
+
 STATUS_UPDATE = (
     update(Table).where(Table.id == bindparam("table")).values(status=bindparam("status"))
 )

@@ -38,7 +38,7 @@ from app.engine import State
 from app.players.bot_players import bot_level, bot_name, bot_player_id, ensure_bot_players
 from app.store import matches as match_store
 from app.store import tables as table_store
-from app.tables import presenter
+from app.tables import aborts, presenter
 from app.tables import rematch as offers
 from app.tables.alarms import Alarm
 from app.tables.clocks import (
@@ -57,7 +57,7 @@ from app.tables.commands import (
     Timeout,
     unknown,
 )
-from app.tables.hub import EVERYONE, Subscriber
+from app.tables.hub import EVERYONE, Subscriber, encode
 from app.tables.presenter import SeatHolder
 from app.tables.rematch import RematchOffer
 from app.tables.snapshot import (
@@ -231,6 +231,8 @@ class TableAuthority(PlayedTable):
             await self.take_over(*change.take_over)
         if change.resign is not None:
             await self.forfeit(*change.resign)
+        if change.abort is not None:
+            await self.abort(*change.abort)
         return reply
 
     def _arm_offer(self, offer: RematchOffer) -> Alarm:
@@ -265,7 +267,7 @@ class TableAuthority(PlayedTable):
         commitment to the next match's server seed and the match's turn clock."""
         self.next_commitment = next_commitment
         self.abandoned = {}
-        self._adopt(match_id, self.version, self.version, state, [])
+        self._adopt(match_id, self.version, self.version, state, [], frozenset())
         log.info("match started", extra=self._log_fields())
         self.set_clock(turn_clock)
         self._changed()
@@ -291,6 +293,10 @@ class TableAuthority(PlayedTable):
             self.arm()  # rang early (a clock set back): wait for the real deadline
             return
         seat, holder = clock.seat, self.seats[clock.seat]
+        if self.abortable:  # before every seat has acted: the match never really began
+            log.info("a turn clock ran out (abort)", extra={**self._log_fields(), "seat": seat})
+            await self.abort(seat, aborts.CLOCK, leave=True)
+            return
         log.info(
             "a turn clock ran out (%s)", self.on_timeout, extra={**self._log_fields(), "seat": seat}
         )
@@ -298,6 +304,57 @@ class TableAuthority(PlayedTable):
             await self.forfeit(seat, holder, "forfeit")
         else:
             await self.take_over(seat, holder, "takeover")
+
+    async def abort(self, seat: int, reason: str, leave: bool = False) -> None:
+        """Inside a command: abort the live match, by ``seat`` (``reason`` ``player``) or
+        because ``seat``'s clock ran out (``clock``). The match is stored ``aborted`` (no
+        winner, no rating change), seats a computer player took over go back to the players
+        who left them, ``seat`` is given up when it ``leave``s, and the table waits again
+        (``open``; ``finished`` with no human player left), with no match and no clock, all
+        in one transaction fenced by the lease. The version does not move: no action was
+        stored. Then every viewer gets the ``aborted`` frame, the table and a welcome with
+        no match."""
+        assert self.match_id is not None
+        match_id = self.match_id
+        seats = {**self.seats, **self.abandoned}
+        leaving = seats[seat].player_id if leave else None
+        if leaving is not None:
+            del seats[seat]
+        humans = [s for s, holder in seats.items() if bot_level(holder.player_id) is None]
+        status = "open" if humans else "finished"
+        try:
+            async with self.sessions.begin() as session:
+                fenced = await table_store.fence(session, self.table_id)
+                if fenced != (self.epoch, self.version):
+                    raise Conflict("table_moved", "The table moved on meanwhile.")
+                statement, values = match_store.abort_update(match_id)
+                await session.execute(statement, values)
+                for taken, holder in self.abandoned.items():
+                    await table_store.hand_seat(
+                        session, self.table_id, taken, holder.player_id, None
+                    )
+                if leaving is not None:
+                    await table_store.free_seat(session, self.table_id, leaving)
+                await table_store.back_to_waiting(session, self.table_id, status)
+        except Conflict:
+            if self.on_lost is not None:
+                self.on_lost(self)
+                raise table_moving() from None
+            raise
+        except STORE_ERRORS:
+            metrics.database_error("abort")
+            self.in_doubt = True  # it may be stored: read back before the next action
+            raise database_unavailable() from None
+        log.info(
+            "match aborted (%s)", reason, extra={**self._log_fields(), "seat": seat, "left": leave}
+        )
+        self.seats, self.abandoned, self.status = seats, {}, status
+        self._leave_match()
+        frame = aborts.aborted_frame(match_id, seat, reason, leaving is not None)
+        self.hub.publish(self.table_id, {EVERYONE: encode(frame)})
+        self.publish_table()
+        self.hub.publish(self.table_id, presenter.welcomes(self))
+        self._changed()
 
     async def take_over(self, seat: int, holder: SeatHolder, consequence: str) -> None:
         """Inside a command: a computer player takes ``seat``, whose player ran out of time

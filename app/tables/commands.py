@@ -163,6 +163,16 @@ class ClaimVictory(Command):
 
 
 @dataclass
+class Abort(Command):
+    """A seated player aborts the match before every seat has acted in its first deal
+    (``tables.aborts``): no winner, the table waits again; ``leave``: it gives up its seat."""
+
+    player_id: str
+    leave: bool = False
+    kind: ClassVar[str] = "abort"
+
+
+@dataclass
 class Rename(Command):
     """A seated player's new name, shown at the table."""
 
@@ -182,6 +192,7 @@ LOBBY: dict[str, type[Command]] = {
         DeclineRematch,
         Reclaim,
         ClaimVictory,
+        Abort,
         Rename,
     )
 }

@@ -25,11 +25,12 @@ from app.store import matches as match_store
 from app.store import players as player_store
 from app.store import tables as table_store
 from app.store.db import AsyncSession
-from app.tables import fairness
+from app.tables import aborts, fairness
 from app.tables.alarms import Alarm
 from app.tables.authority import Change, Started, TableAuthority
 from app.tables.clocks import start_clock
 from app.tables.commands import (
+    Abort,
     AddBot,
     ClaimVictory,
     Command,
@@ -80,6 +81,8 @@ class TableLobby:
                 return _reclaim(table, command)
             case ClaimVictory():
                 return _claim(table, command)
+            case Abort():
+                return _abort(table, command)
             case Rename(player_id=player_id, name=name):
                 return _rename(table, player_id, name)
             case _:
@@ -252,7 +255,9 @@ def _rematch_seat(table: TableAuthority, player_id: str) -> int:
         raise Forbidden("not_seated", "Only a seated player can ask for a rematch.")
     if table.status == "live":
         raise Conflict("match_live", "The match is still under way.")
-    if table.match_id is None or len(table.seats) != table.seat_count:
+    # An open table with every seat taken is back to waiting after an aborted match.
+    waiting = table.status == "open"
+    if len(table.seats) != table.seat_count or (table.match_id is None and not waiting):
         raise Conflict("no_match_to_replay", "This table has not finished a match.")
     return seat
 
@@ -289,6 +294,18 @@ def _claim(table: TableAuthority, command: ClaimVictory) -> Change:
     if command.remedy == "bot":
         return Change(take_over=(command.seat, holder, "handed_over"))
     return Change(resign=(command.seat, holder, "claimed"))
+
+
+def _abort(table: TableAuthority, command: Abort) -> Change:
+    """A seated person's abort, while not every seat has acted in the first deal."""
+    seat = table.seat_of(command.player_id)
+    if seat is None:
+        raise aborts.not_seated()
+    if table.state is None or table.status != "live" or table.state.match_over:
+        raise aborts.no_match()
+    if not table.abortable:
+        raise aborts.too_late()
+    return Change(abort=(seat, aborts.PLAYER, command.leave))
 
 
 def _rename(table: TableAuthority, player_id: str, name: str) -> Change:

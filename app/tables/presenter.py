@@ -81,6 +81,8 @@ class MatchFacts(TableFacts, Protocol):
     def base_version(self) -> int: ...
     @property
     def records(self) -> Sequence[VersionRecord]: ...
+    @property
+    def abortable(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,9 +114,11 @@ def record_of(
     state: State,
     match_id: int | None,
     clock: dict[str, Any] | None = None,
+    abortable: bool = False,
 ) -> VersionRecord:
     """The ``update`` frames of the action that produced ``state`` at ``version``; at a timed
-    table each carries the turn clock as that action left it (``clock``, the same for all)."""
+    table each carries the turn clock as that action left it (``clock``, the same for all).
+    ``abortable``: whether the match may still be aborted after it (``tables.aborts``)."""
     texts = []
     for seat in [*range(state.seats), None]:
         frame = {
@@ -123,6 +127,7 @@ def record_of(
             "version": version,
             "events": [e for e in (event.for_viewer(seat) for event in events) if e is not None],
             "to_move": state.to_move,
+            "abortable": abortable,
             **seat_options(state, seat),
         }
         if clock is not None:
@@ -180,6 +185,7 @@ def welcome(table: MatchFacts, seat: int | None) -> dict[str, Any]:
         "version": table.version,
         "view": None if table.state is None else view(table.state, seat),
         "deal_events": deal_events(table.records, seat),
+        "abortable": table.abortable,
         "table": public_info(table),
     }
 
@@ -214,6 +220,7 @@ def resume(
         "version": since,
         "view": None,
         "resumed": True,
+        "abortable": table.abortable,
         "table": public_info(table),
     }
     missing = table.records[since - kept_from :]

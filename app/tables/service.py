@@ -18,6 +18,7 @@ from app.common.errors import (
     Conflict,
     Forbidden,
     Invalid,
+    NotFound,
     ServiceError,
 )
 from app.common.rules import rules_for_table, seat_count
@@ -35,6 +36,7 @@ from app.tables.clocks import (
     default_mode,
 )
 from app.tables.commands import (
+    Abort,
     AddBot,
     ClaimVictory,
     DeclineRematch,
@@ -300,6 +302,20 @@ class TableService(TableRegistry):
         """Decline the standing rematch offer (the offerer withdraws it): it ends for
         everyone. ``no_rematch_offer`` when none stands."""
         return await self.send(table_id, DeclineRematch(player.id), player.id)
+
+    async def abort(self, player: Player, table_id: str, leave: bool = False) -> dict[str, Any]:
+        """Abort the live match while not every seat has acted in its first deal
+        (``tables.aborts``): no winner, no rating change, the table open again; ``leave``:
+        give up the seat too."""
+        return await self.send(table_id, Abort(player.id, leave), player.id)
+
+    async def player(self, player_id: str) -> Player:
+        """A player by id (a table socket's, which greeted with its token)."""
+        async with self.sessions() as session:
+            player = await player_store.get_player(session, player_id)
+        if player is None:
+            raise NotFound("player_not_found", "There is no such player.")
+        return player
 
     async def reclaim(self, player: Player, table_id: str) -> dict[str, Any]:
         """The player whose seat a computer player took over when its clock ran out takes

@@ -22,6 +22,7 @@ from app.store import tables as table_store
 from app.store.db import AsyncSession
 from app.store.models import ActionRecord, Table
 from app.store.players import SeatRow
+from app.tables.aborts import may_abort
 from app.tables.fairness import commitment_of
 from app.tables.presenter import SeatHolder, VersionRecord, record_of
 
@@ -115,6 +116,7 @@ class Position:
     match_id: int | None
     version: int
     state: State | None
+    acted: frozenset[int] = frozenset()  # the seats with an action in the match's log
 
 
 @dataclass
@@ -133,6 +135,9 @@ class Snapshot:
     state: State | None
     fresh: bool
     records: list[VersionRecord] = field(default_factory=list)
+    # The seats with an action in the match's log (``fresh``), or in ``records`` (whether
+    # the match may still be aborted: ``tables.aborts``).
+    acted: frozenset[int] = frozenset()
 
 
 async def load_snapshot(
@@ -153,9 +158,10 @@ async def load_snapshot(
         rows = []
         if table.version > known.version:
             rows = await match_store.actions_after(session, table.match_id, known.version)
-        state, records = advance(known.state, rows, known.version)
+        state, records = advance(known.state, rows, known.version, acted=known.acted)
         version = known.version + len(records)
-        return Snapshot(stored, table.match_id, 0, version, state, fresh=False, records=records)
+        acted = frozenset(row.seat for row in rows)
+        return Snapshot(stored, table.match_id, 0, version, state, False, records, acted)
     match = await match_store.get_match(session, table.match_id)
     if match is None:
         raise RuntimeError(f"table {table_id}: its match {table.match_id} is not stored")
@@ -167,7 +173,8 @@ async def load_snapshot(
     state, records = advance(start, rows, match.base_version, render_after=version - keep)
     if state.match_over:
         records = []  # a finished match: nobody resumes into it, its welcome is enough
-    return Snapshot(stored, match.id, match.base_version, version, state, True, records)
+    acted = frozenset(row.seat for row in rows)
+    return Snapshot(stored, match.id, match.base_version, version, state, True, records, acted)
 
 
 def advance(
@@ -175,16 +182,21 @@ def advance(
     log_rows: Iterable[ActionRecord],
     base: int,
     render_after: int | None = None,
+    acted: frozenset[int] = frozenset(),
 ) -> tuple[State, list[VersionRecord]]:
     """Apply logged actions after version ``base`` to ``state``; the state and the records of
-    the versions after ``render_after`` (all of them when None)."""
+    the versions after ``render_after`` (all of them when None). ``acted``: the seats that
+    had acted before ``base`` (whether each version left the match abortable)."""
     records: list[VersionRecord] = []
     expected = base + 1
     for row in log_rows:
         if row.version != expected:
             raise RuntimeError(f"action log has version {row.version}, expected {expected}")
         state, events = apply(state, Action.from_json(row.action), row.seat)
+        if row.seat not in acted:
+            acted = acted | {row.seat}
         if render_after is None or row.version > render_after:
-            records.append(record_of(row.version, events, state, row.match_id))
+            abortable = may_abort(state, acted)
+            records.append(record_of(row.version, events, state, row.match_id, None, abortable))
         expected += 1
     return state, records

@@ -25,7 +25,7 @@ from app.common.errors import (
 )
 from app.engine import State
 from app.store.db import AsyncSession
-from app.tables import presenter
+from app.tables import aborts, presenter
 from app.tables.alarms import Alarm, Timekeeper
 from app.tables.clocks import (
     ClockSettings,
@@ -70,7 +70,8 @@ class Change:
     ``seats`` and ``status``, the standing rematch offer becomes ``offer`` (or ends with
     ``end_offer``: outcome and seat), a seat changes hands (``seat_change``: seat, holder,
     abandoned seats, the match's record of it) or resigns (``resign``: seat, holder,
-    consequence), and every viewer is told. ``reply`` is the command's answer unless an offer
+    consequence) or the match is aborted (``abort``: seat, reason, whether it leaves), and every
+    viewer is told. ``reply`` is the command's answer unless an offer
     changed (then it is the offer's state)."""
 
     write: Callable[[AsyncSession], Awaitable[Started | None]] | None = None
@@ -81,6 +82,8 @@ class Change:
     seat_change: tuple[int, SeatHolder, dict[int, SeatHolder], dict[str, Any] | None] | None = None
     take_over: tuple[int, SeatHolder, str] | None = None
     resign: tuple[int, SeatHolder, str] | None = None
+    # The match is aborted (``tables.aborts``): by which seat, why, and whether it leaves.
+    abort: tuple[int, str, bool] | None = None
     reply: Any = None
 
 
@@ -150,6 +153,8 @@ class Table:
     clock_settings: ClockSettings = field(default_factory=ClockSettings)
     turn_clock: TurnClock | None = None
     abandoned: dict[int, SeatHolder] = field(default_factory=dict)
+    # The seats with an action in the current match's log (whether it may still be aborted).
+    acted: frozenset[int] = frozenset()
     timekeeper: Timekeeper = field(default_factory=Timekeeper)
     _alarm: Alarm | None = field(default=None, init=False, repr=False)
     # A standing rematch offer after a match (``tables.rematch``); memory only.
@@ -230,7 +235,13 @@ class Table:
 
     def position(self) -> Position:
         """Where memory stands (what ``load_snapshot`` advances from)."""
-        return Position(self.match_id, self.version, self.state)
+        return Position(self.match_id, self.version, self.state, self.acted)
+
+    @property
+    def abortable(self) -> bool:
+        """True while the live match may still be aborted: some seat has not acted in its
+        first deal (``tables.aborts``)."""
+        return self.status == "live" and aborts.may_abort(self.state, self.acted)
 
     def ask(self, command: Command) -> asyncio.Future[Any]:
         """Queue ``command``; the future holds its answer. Queued at once, so commands
@@ -303,8 +314,13 @@ class Table:
         self.turn_clock = (
             TurnClock.from_json(table.turn_clock) if table.turn_clock is not None else None
         )
-        if snapshot.state is None:  # no match stored yet
+        if snapshot.state is None:  # no match stored (yet, or any more: it was aborted)
             self.version = snapshot.version
+            if self.state is not None:
+                self._leave_match()
+                self.publish_table()
+                self.hub.publish(self.table_id, presenter.welcomes(self))
+                return True
             if table_moved:
                 self.publish_table()
             return table_moved
@@ -315,9 +331,11 @@ class Table:
                 snapshot.version,
                 snapshot.state,
                 snapshot.records,
+                snapshot.acted,
             )
             return True
         if snapshot.records and self.state is not None:
+            self.acted |= snapshot.acted
             for record in snapshot.records:
                 self._step_record(record)
             assert snapshot.state is not None
@@ -371,13 +389,23 @@ class Table:
         version: int,
         state: State,
         records: list[VersionRecord],
+        acted: frozenset[int],
     ) -> None:
         """Switch to a match (begun here or read from the store); every viewer is welcomed."""
         self.match_id, self.base_version, self.version = match_id, base, version
         self.state, self.records = state, records[-RECORDS_KEPT:]
+        self.acted = acted
         self.status = "finished" if state.match_over else "live"
         self.publish_table()
         self.hub.publish(self.table_id, presenter.welcomes(self))
+
+    def _leave_match(self) -> None:
+        """Memory holds no match any more (it was aborted): no state, records or clock."""
+        self.match_id, self.state, self.records, self.acted = None, None, [], frozenset()
+        self.turn_clock = None
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
 
     def _reseat(self) -> None:
         for subscriber, player_id in self.watchers.items():

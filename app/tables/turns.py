@@ -19,7 +19,7 @@ from app.players.ratings import rating_step
 from app.store import matches as match_store
 from app.store import tables as table_store
 from app.store.db import BoundStatement, Step
-from app.tables import presenter
+from app.tables import aborts, presenter
 from app.tables.clocks import (
     ClockRules,
     TurnClock,
@@ -164,7 +164,10 @@ class PlayedTable(Table):
         clock = self._clock_after(new_state)
         await self._commit(seat, action, new_state, clock, extras or [])
         timing = self._clock_fields(clock)  # the clock travels inside the update itself
-        record = record_of(self.version + 1, events, new_state, self.match_id, timing)
+        if seat not in self.acted:
+            self.acted |= {seat}
+        abortable = aborts.may_abort(new_state, self.acted)
+        record = record_of(self.version + 1, events, new_state, self.match_id, timing, abortable)
         self.step_to(new_state, record)
         if clock is not None:
             self.set_clock(clock, publish=False)

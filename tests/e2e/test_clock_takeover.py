@@ -4,6 +4,7 @@ on; the player comes back and takes the seat again."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from playwright.sync_api import Page, expect
 from tests.e2e.conftest import Server, serve, shot
 from tests.e2e.drive import sit_as, take_seat
 from tests.e2e.play import play_one, version_of
+from tests.support import every_seat_acts, in_thread
 
 MOVE_SECONDS = 8
 
@@ -48,6 +50,10 @@ def test_a_clock_runs_out_a_computer_player_takes_over_and_the_player_reclaims_t
             headers={"Authorization": f"Bearer {players[1]['token']}"},
             json={},
         ).raise_for_status()
+    # Both play their first cards: before that, a clock that runs out aborts the match.
+    tokens = [player["token"] for player in players]
+    base = server.url.removeprefix("http://")
+    assert in_thread(lambda: asyncio.run(every_seat_acts(base, table["id"], tokens)))
     expect(anna.locator(".hand.mine .card")).to_have_count(6)
     pages = [anna, take_seat(new_page("bela"), table, players[1])]
     on_move = next(

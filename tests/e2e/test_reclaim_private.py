@@ -3,6 +3,7 @@ the seat back from its page, without the invite link."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, serve, shot
 from tests.e2e.drive import sit_as
+from tests.support import every_seat_acts, in_thread
 
 MOVE_SECONDS = 6
 
@@ -36,9 +38,13 @@ def test_a_replaced_player_finds_a_private_table_and_takes_the_seat_back(
         table = http.post("/api/tables", headers=bearer[0], json=body).json()
         join = {"invite_code": table["invite_code"]}
         http.post(f"/api/tables/{table['id']}/join", headers=bearer[1], json=join)
+        # Both play their first cards: before that, a clock that runs out aborts the match.
+        tokens = [player["token"] for player in players]
+        base = server.url.removeprefix("http://")
+        assert in_thread(lambda: asyncio.run(every_seat_acts(base, table["id"], tokens)))
         mine = http.get("/api/players/me/tables", headers=bearer[0]).json()["tables"][0]
         on_move = mine["to_move"]
-        # Nobody moves: the clock of the player on move runs out and a computer takes over.
+        # Nobody moves now: the clock of the player on move runs out and a computer takes over.
         for _ in range(300):
             seats = http.get(f"/api/tables/{table['id']}").json()["seats"]
             if seats[on_move]["player_id"].startswith("bot."):

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from tests.api.test_durability import server_process, wait_healthy
-from tests.support import free_port
+from tests.support import every_seat_acts, free_port
 
 # A move's time, longer on each try: the test needs the kill to come before the deadline,
 # which the store shows afterwards; a loaded machine that was slower than that gets a longer
@@ -66,9 +66,11 @@ async def start_timed_match(database: Path, port: int) -> int | None:
                 json={},
             )
             match_id: int = joined.json()["match_id"]
+        # Before every seat has acted, a clock that runs out aborts the match instead.
+        acted = await every_seat_acts(base, table["id"], [anna["token"], bela["token"]])
         process.kill()
         process.wait(10)
-    return match_id if still_pending(database, match_id) else None
+    return match_id if acted is not None and still_pending(database, match_id) else None
 
 
 async def test_a_deadline_pending_at_sigkill_is_applied_once_after_the_restart(

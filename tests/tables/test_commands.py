@@ -16,6 +16,7 @@ from app.services import Services
 from app.tables import commands
 from app.tables.authority import TableAuthority
 from app.tables.commands import (
+    Abort,
     Act,
     AddBot,
     BotTurn,
@@ -59,6 +60,7 @@ def examples() -> dict[type[Command], Command]:
         DeclineRematch: DeclineRematch(NOBODY),
         Reclaim: Reclaim(NOBODY, "Nobody"),
         ClaimVictory: ClaimVictory(NOBODY, 1),
+        Abort: Abort(NOBODY),
         Rename: Rename(NOBODY, "Nobody"),
     }
 
@@ -88,11 +90,11 @@ def snapshot(table: TableAuthority) -> tuple[Any, ...]:
 
 
 @dataclass
-class Abort(Command):
+class OfferDraw(Command):
     """A command no table knows (yet)."""
 
     player_id: str
-    kind: ClassVar[str] = "abort"
+    kind: ClassVar[str] = "offer_draw"
 
 
 async def test_every_command_type_is_listed_and_handled_by_the_tables_actor(
@@ -116,16 +118,16 @@ async def test_an_unknown_command_is_refused_with_its_code_and_changes_nothing(
     await authority.attach(watcher, None, None)
     before, seen = snapshot(authority), len(watcher.frames)
     with pytest.raises(ServiceError) as refused:
-        await authority.ask(Abort(anna.id))
+        await authority.ask(OfferDraw(anna.id))
     assert refused.value.code == "unknown_command"
     assert snapshot(authority) == before and len(watcher.frames) == seen
     stored = await services.tables.stored(authority.table_id)
     assert (stored.version, stored.status) == (before[0], before[2])
     with pytest.raises(ServiceError) as refused:  # nor can one be made from JSON
-        commands.from_json({"kind": "abort", "player_id": anna.id})
+        commands.from_json({"kind": "offer_draw", "player_id": anna.id})
     assert refused.value.code == "unknown_command"
     with pytest.raises(ServiceError) as refused:
-        commands.to_json(Abort(anna.id))
+        commands.to_json(OfferDraw(anna.id))
     assert refused.value.code == "unknown_command"
 
 
@@ -136,7 +138,7 @@ async def test_an_unknown_command_from_another_worker_is_refused_and_changes_not
     authority, (anna, _) = await started_table(one)
     before = snapshot(authority)
     assert two.tables.relay is not None
-    body = {"table_id": authority.table_id, "command": {"kind": "abort", "player_id": anna.id}}
+    body = {"table_id": authority.table_id, "command": {"kind": "offer_draw", "player_id": anna.id}}
     with pytest.raises(ServiceError) as refused:
         await two.tables.relay.call("worker-a", body)
     assert refused.value.code == "unknown_command"

@@ -169,6 +169,23 @@ async def test_a_rematch_offer_lives_with_the_owner_and_reaches_relayed_viewers(
     assert refused.value.code == "no_rematch_offer"
 
 
+async def test_an_abort_through_another_worker_is_decided_by_the_owner(
+    workers: tuple[Services, Services, Network, Clock],
+) -> None:
+    one, two, _, _ = workers
+    authority, (anna, bela) = await started_table(one)
+    _, watcher = await relayed(two, authority.table_id)
+    match_id = authority.match_id
+    aborted = await two.tables.abort(bela, authority.table_id)  # run by worker a
+    assert aborted["status"] == "open" and authority.state is None
+    assert two.tables.loaded() == 0
+    await settle()
+    assert [f["match_id"] for f in watcher.frames if f["type"] == "aborted"] == [match_id]
+    with pytest.raises(Conflict) as refused:  # the refusal comes back with its code
+        await two.tables.abort(anna, authority.table_id)
+    assert refused.value.code == "no_match"
+
+
 async def test_a_connection_that_arrives_during_the_owner_check_is_not_handed_over(
     workers: tuple[Services, Services, Network, Clock],
 ) -> None:

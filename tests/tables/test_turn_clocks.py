@@ -102,6 +102,15 @@ async def legal_move(authority: TableAuthority, seat: int) -> dict[str, Any]:
     return next(a for a in legal if a["type"] != "resign")
 
 
+async def every_seat_acts(authority: TableAuthority, players: list[Player]) -> None:
+    """Play until every seat has acted in the first deal (before that, a timeout aborts the
+    match: ``test_aborts.py``); no time passes."""
+    while authority.abortable:
+        seat = authority.state.to_move if authority.state else None
+        assert seat is not None
+        await authority.act(players[seat].id, authority.version, await legal_move(authority, seat))
+
+
 async def stored_row(services: Services, table_id: str) -> Any:
     async with services.tables.sessions() as session:
         return await table_store.get_table(session, table_id)
@@ -128,6 +137,7 @@ async def test_a_timeout_hands_the_seat_to_a_computer_player_once_and_the_player
     time = ManualTime()
     async with running(database_url, time) as services:
         authority, players = await timed_table(services)
+        await every_seat_acts(authority, players)
         watcher = Recorder(None)
         await authority.attach(watcher, None, None)
         assert watcher.frames[-1]["type"] == "clock"  # a new viewer is told the clock
@@ -200,7 +210,8 @@ async def test_a_move_in_time_stops_the_alarm_and_a_late_ring_changes_nothing(
 async def test_a_forfeit_on_time_is_a_resignation_in_the_log(database_url: str) -> None:
     time = ManualTime()
     async with running(database_url, time) as services:
-        authority, _players = await timed_table(services, on_timeout="forfeit")
+        authority, players = await timed_table(services, on_timeout="forfeit")
+        await every_seat_acts(authority, players)
         seat = authority.state.to_move if authority.state else None
         assert seat is not None and authority.match_id is not None
         await time.advance(90, authority)
@@ -219,7 +230,8 @@ async def test_a_deadline_that_passed_while_the_server_was_down_fires_once_on_st
 ) -> None:
     time = ManualTime()
     async with running(database_url, time) as services:
-        authority, _players = await timed_table(services)
+        authority, players = await timed_table(services)
+        await every_seat_acts(authority, players)
         table_id, match_id = authority.table_id, authority.match_id
         seat = authority.state.to_move if authority.state else None
     assert match_id is not None and seat is not None

@@ -323,13 +323,14 @@ export function profilePage(root, playerId) {
         const seat = m.players.find((p) => p.player_id === profile.id)?.seat;
         const others = m.players.filter((p) => p.seat !== seat).map((p) => seatName(p, m.players) || p.name);
         const when = new Date(m.started_at).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" });
-        const result = m.status !== "finished" ? "…" : t(m.winner === seat ? "won" : "lost");
+        const over = m.status === "finished" || m.status === "aborted";
+        const result = m.status === "aborted" ? t("aborted") : !over ? "…" : t(m.winner === seat ? "won" : "lost");
         return h(
           "li",
           { class: "match-row" },
           h("span", { class: "result" }, result),
           h("div", { class: "match-main" }, h("strong", {}, others.join(", ")), h("small", {}, `${t(`variant_${m.variant}`)} · ${t(m.rated ? "rated_true" : "rated_false")} · ${when}`)),
-          m.status === "finished" ? h("a", { class: "button small", href: `/history/${m.id}`, "data-link": true }, t("replay")) : null,
+          over ? h("a", { class: "button small", href: `/history/${m.id}`, "data-link": true }, t("replay")) : null,
         );
       }),
     );

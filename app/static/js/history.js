@@ -24,7 +24,7 @@ export function historyPage(root) {
     try {
       const page = await call("GET", `/api/matches?player=${encodeURIComponent(mine.id)}&limit=50`);
       if (!alive) return;
-      matches = page.matches.filter((m) => m.status === "finished");
+      matches = page.matches.filter((m) => m.status === "finished" || m.status === "aborted");
     } catch (error) {
       toast(failure(error));
       matches = [];
@@ -40,6 +40,8 @@ export function historyPage(root) {
     const side = sideOf(seat);
     const others = m.players.filter((p) => sideOf(p.seat) !== side);
     const won = m.winner === side;
+    // An aborted match ended before every seat had acted: nobody won or lost it.
+    const outcome = m.status === "aborted" ? "aborted" : won ? "won" : "lost";
     const theirs = m.game_points.filter((_, s) => s !== side);
     const when = new Date(m.finished_at || m.started_at).toLocaleString(lang(), {
       dateStyle: "medium",
@@ -47,15 +49,15 @@ export function historyPage(root) {
     });
     return h(
       "li",
-      { class: `match-row ${won ? "won" : "lost"}`, dataset: { match: String(m.id) } },
-      h("span", { class: `result ${won ? "won" : "lost"}` }, t(won ? "won" : "lost")),
+      { class: `match-row ${outcome}`, dataset: { match: String(m.id) } },
+      h("span", { class: `result ${outcome}` }, t(outcome)),
       h(
         "div",
         { class: "match-main" },
         h("strong", {}, t("vs", { a: mine.name, b: others.length ? others.map((p) => seatName(p, m.players) || p.name).join(", ") : "?" })),
         h("small", {}, `${t(`variant_${m.variant}`)} · ${when}`),
       ),
-      h("strong", { class: "match-score" }, [m.game_points[side], ...theirs].join(" : ")),
+      h("strong", { class: "match-score" }, outcome === "aborted" ? "—" : [m.game_points[side], ...theirs].join(" : ")),
       h("a", { class: "button small", href: `/history/${m.id}`, "data-link": true }, t("replay")),
     );
   }
@@ -237,6 +239,7 @@ export function replayPage(root, matchId) {
 
   /** The advice on the move that led to this frame: its mark and what was better. */
   function analysisPanel(frame) {
+    if (replay.status === "aborted") return null; // no play to analyse
     if (analysis === "none") {
       return me() ? h("button", { class: "button small", type: "button", "data-action": "analyse", onclick: askForAnalysis }, t("analysis_ask")) : null;
     }

@@ -24,10 +24,11 @@ export function secondsLeft(offer) {
 }
 
 /** What a standing offer or its end says, and the buttons that go with it (in the dialog's
- *  footer): `seat` is this viewer's (null: spectator), `names` every seat's name. */
-export function rematchParts(offer, seat, names, { offer: onOffer, decline: onDecline }) {
+ *  footer): `seat` is this viewer's (null: spectator), `names` every seat's name, `label` the
+ *  offer button's text (a table back to waiting after an abort offers a "new match"). */
+export function rematchParts(offer, seat, names, { offer: onOffer, decline: onDecline, label = "rematch" }) {
   const seated = seat !== null && seat !== undefined;
-  const offerButton = seated ? h("button", { class: "button primary", type: "button", "data-action": "rematch", onclick: onOffer }, t("rematch")) : null;
+  const offerButton = seated ? h("button", { class: "button primary", type: "button", "data-action": "rematch", onclick: onOffer }, t(label)) : null;
   if (!offer || offer.outcome === "started") return { notice: null, buttons: [offerButton] };
   if (offer.outcome !== "pending") {
     const by = names[offer.declinedBy];

@@ -139,6 +139,7 @@ export class TableSocket {
         // Table chat: frames of its own with their own sequence, never a table version.
         if (frame.type.startsWith("chat") && this.on.chat) this.on.chat(frame);
         else if (frame.type === "clock" && this.on.clock) this.on.clock(frame);
+        else if (frame.type === "aborted" && this.on.aborted) this.on.aborted(frame);
         break;
     }
   }

@@ -44,6 +44,8 @@ export function tablePage(root, tableId, navigate) {
     clock: null, // the last `clock` frame, with when it arrived
     rematch: null, // the standing rematch offer, or how the last one ended (rematch.js)
     confirmClaim: null, // the gone seat the player is asked to confirm a claim against
+    abortable: false, // the server's word: the match may still be aborted (not every seat has acted)
+    aborted: null, // what ended the last match unplayed, said in the waiting room
   };
   const presence = new SeatPresence();
   let awayTicker = null;
@@ -70,7 +72,13 @@ export function tablePage(root, tableId, navigate) {
         state.version = frame.version;
         // A new match has no offer; a standing one comes again right after this welcome.
         if (frame.match_id !== state.matchId || state.rematch?.outcome === "pending") showRematch(null);
+        state.abortable = Boolean(frame.abortable);
+        if (frame.view === null && !frame.resumed) {
+          state.view = null; // no match under way: the table waits (after an abort, too)
+          state.summary = null;
+        }
         if (frame.view) {
+          state.aborted = null;
           if (state.view && frame.match_id !== state.matchId) state.summary = null;
           state.view = frame.view;
           rememberCommitment(String(frame.match_id), frame.view.deal_no, frame.view.commitment);
@@ -91,6 +99,7 @@ export function tablePage(root, tableId, navigate) {
         const before = state.view;
         state.view = fold(state.view, frame);
         state.version = frame.version;
+        state.abortable = Boolean(frame.abortable);
         if (frame.clock) state.clock = received(frame.clock); // a timed table's clock, as of this update
         state.marriageFor = null;
         motion(frame.events, before);
@@ -114,6 +123,18 @@ export function tablePage(root, tableId, navigate) {
       },
       rematch(frame) {
         showRematch(frame);
+        render();
+      },
+      aborted(frame) {
+        // The match ended unplayed: nobody won, no rating moved; the table waits again.
+        const name = names()[frame.seat] || "?";
+        state.aborted = t(frame.reason === "clock" ? "match_aborted_clock" : "match_aborted", { name });
+        state.view = null;
+        state.summary = null;
+        state.abortable = false;
+        state.clock = null;
+        state.confirmLeave = false;
+        say(state.aborted);
         render();
       },
       presence(frame) {
@@ -372,6 +393,16 @@ export function tablePage(root, tableId, navigate) {
     state.confirmResign = false;
     state.confirmLeave = false;
     render();
+  }
+
+  // Aborting: until every seat has acted in the first deal, a seated player ends the match
+  // with no winner and no rating change; the table waits for a new match.
+  async function abortMatch() {
+    try {
+      await call("POST", `/api/tables/${tableId}/abort`, { leave: false });
+    } catch (error) {
+      toast(failure(error));
+    }
   }
 
   // Leaving: before the match starts it frees the seat; during play it resigns the match for
@@ -637,6 +668,7 @@ export function tablePage(root, tableId, navigate) {
 
   function waitingRoom() {
     const table = state.table;
+    const full = table.seats.every((s) => s.player_id);
     const host = table.seats.find((s) => s.player_id)?.name || "?";
     if (seated()) {
       const link = table.invite_url ? location.origin + new URL(table.invite_url).pathname + new URL(table.invite_url).search : location.href;
@@ -654,12 +686,15 @@ export function tablePage(root, tableId, navigate) {
       return h(
         "section",
         { class: "panel narrow waiting", "data-testid": "waiting" },
-        h("h1", {}, t("invite_title")),
+        state.aborted ? h("p", { class: "aborted-notice", "data-testid": "aborted", role: "status" }, state.aborted) : null,
+        // Every seat still taken (after an abort): nobody to invite, a new match to agree on.
+        h("h1", {}, t(full ? "new_match" : "invite_title")),
         h("div", { class: "spinner", "aria-hidden": "true" }, ["C", "H", "S", "D"].map(suitIcon)),
-        h("p", {}, t("invite_help")),
-        h("div", { class: "copy-row" }, input, copy),
+        full ? null : h("p", {}, t("invite_help")),
+        full ? null : h("div", { class: "copy-row" }, input, copy),
         rulesLine(table),
         computerSeats(table),
+        newMatch(table),
         h(
           "div",
           { class: "leave-row" },
@@ -686,6 +721,20 @@ export function tablePage(root, tableId, navigate) {
           )
         : h("p", {}, t("join_full")),
       lobbyLink(),
+    );
+  }
+
+  // Every seat still taken at a waiting table (a match was aborted): a new match starts when
+  // every player accepts it, through the same offers as a rematch.
+  function newMatch(table) {
+    if (table.status !== "open" || table.seats.some((s) => !s.player_id)) return null;
+    const offer = rematchParts(state.rematch, state.seat, names(), { offer: rematch, decline: declineRematch, label: "new_match" });
+    return h(
+      "div",
+      { class: "new-match", "data-testid": "new-match" },
+      h("p", {}, t("waiting_new_match")),
+      offer.notice,
+      h("div", { class: "dialog-buttons" }, offer.buttons),
     );
   }
 
@@ -768,6 +817,12 @@ export function tablePage(root, tableId, navigate) {
       }
       if (!v.match_over) {
         for (const seat of othersIn("gone").filter(opponent)) turn.append(claimPanel(seat));
+        if (state.abortable) {
+          // Until every seat has acted the match may be aborted: no winner, no rating change.
+          actions.append(
+            h("button", { class: "button ghost", type: "button", "data-action": "abort", onclick: () => abortMatch() }, t("abort")),
+          );
+        }
         if (state.confirmResign) {
           actions.append(
             h("div", { class: "confirm", role: "group" },
