@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import shutil
 import socket
@@ -28,8 +29,26 @@ TIMEOUT = 10.0
 T = TypeVar("T")
 
 
+PORTS_PER_WORKER = 4000
+"""Each parallel test worker (``pytest -n``) picks servers' ports from its own block below the
+kernel's ephemeral range, so two workers never hand out the same port and no client's
+outgoing port takes one between its choice and its use."""
+
+
 def free_port() -> int:
-    """A TCP port free on the loopback interface right now."""
+    """A TCP port free on the loopback interface right now (in this worker's own block when
+    the suite runs in parallel workers)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and worker[2:].isdigit():
+        low = 10_000 + int(worker[2:]) * PORTS_PER_WORKER
+        for _ in range(200):
+            port = random.randrange(low, low + PORTS_PER_WORKER)
+            with socket.socket() as sock:
+                try:
+                    sock.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])

@@ -1,0 +1,34 @@
+"""Pools: quick pairing of players who arrive alone. Pure values and functions only: the
+catalogue of pools and one pairing wave; the pool service keeps the entries and runs the waves.
+"""
+
+from .catalogue import POOLS, Pool, family_of, pool_by_id
+from .pairing import (
+    BOT_RATINGS,
+    POOL_BOT_AFTER_SECONDS,
+    BotOffer,
+    Entry,
+    Group,
+    PairingSettings,
+    Wave,
+    acceptable_range,
+    nearest_level,
+    pair_wave,
+)
+
+__all__ = [
+    "BOT_RATINGS",
+    "POOLS",
+    "POOL_BOT_AFTER_SECONDS",
+    "BotOffer",
+    "Entry",
+    "Group",
+    "PairingSettings",
+    "Pool",
+    "Wave",
+    "acceptable_range",
+    "family_of",
+    "nearest_level",
+    "pair_wave",
+    "pool_by_id",
+]
