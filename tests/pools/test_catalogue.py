@@ -10,8 +10,8 @@ import pytest
 
 from app.bots import LEVELS
 from app.engine.rules import seats_for
+from app.players import ratings
 from app.pools import BOT_RATINGS, POOLS, pool_by_id
-from app.services import ratings
 
 
 def test_every_two_player_preset_and_the_bigger_games_have_a_pool() -> None:
