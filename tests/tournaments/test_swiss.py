@@ -147,9 +147,13 @@ def test_equal_scores_meet_before_near_ones_and_near_before_far():
     assert pair_swiss_round(entrants).pairings == (("a", "b"), ("c", "d"))
 
 
-def test_a_four_team_four_hand_swiss_of_three_rounds_meets_every_team_once():
-    teams = [Entrant(f"t{i}", rating=1500 + 50 * i, members=(f"t{i}a", f"t{i}b")) for i in range(4)]
-    played = run_event(teams, 3, seed=66)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), ratings=st.permutations([1450, 1500, 1550, 1600]))
+def test_a_four_team_four_hand_swiss_of_three_rounds_meets_every_team_once(seed, ratings):
+    teams = [
+        Entrant(f"t{i}", rating=r, members=(f"t{i}a", f"t{i}b")) for i, r in enumerate(ratings)
+    ]
+    played = run_event(teams, 3, seed)
     pairs = {frozenset(p) for rnd in played for p in rnd.pairings}
     assert pairs == {frozenset(p) for p in itertools.combinations([t.id for t in teams], 2)}
 
