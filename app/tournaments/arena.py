@@ -2,8 +2,10 @@
 
 Pairing: each wave pairs the players free at that moment by one maximum-weight matching
 (networkx's ``max_weight_matching``, ``maxcardinality=True``, so as many games as possible
-start). Players are ranked by score, then rating; each links to the ``window`` players nearest
-to it in that ranking (a sparse graph keeps a wave of hundreds fast). An edge weighs
+start). Players are ranked by score, then rating, and matched ``block`` (48) at a time from
+the top, whoever a block leaves unpaired joining the next; within a block each links to the
+``window`` (12) players below it in the ranking (small sparse graphs keep a wave of hundreds
+fast: see ``benchmarks/arena_pairing.py``). An edge weighs
 ``REMATCH_STEP * fresh + SCORE_STEP * (D - d*d) + r`` where ``fresh`` is 0 for two players who
 just played each other and 1 otherwise, ``d`` is their score difference, ``D = (dmax + 1) ** 2``
 and ``r = 999 - min(999, |rating difference|)``. The steps make the sum lexicographic: first
@@ -108,17 +110,38 @@ def counts(paired_at: float, ends_at: float) -> bool:
     return paired_at < ends_at
 
 
-def pair_arena(free: Iterable[ArenaPlayer], *, window: int = 24) -> list[tuple[str, str]]:
+def pair_arena(
+    free: Iterable[ArenaPlayer], *, window: int = 12, block: int = 48
+) -> list[tuple[str, str]]:
     """Pair the players free now; each pair in id order, the list sorted.
+
+    The ranking is matched ``block`` players at a time from the top; whoever a block leaves
+    unpaired joins the next block. A wave of hundreds thus costs a few small matchings.
 
     >>> pair_arena([ArenaPlayer("a", 4, last_opponent="b"), ArenaPlayer("b", 4),
     ...             ArenaPlayer("c", 0)])
     [('a', 'c')]
     """
     players = sorted(free, key=lambda p: (-p.score, -p.rating, p.id))
+    pairs: list[tuple[str, str]] = []
+    carried: list[ArenaPlayer] = []
+    for start in range(0, len(players), block):
+        group = carried + players[start : start + block]
+        if start + block < len(players) and len(group) % 2 == 1:
+            carried, group = group[-1:], group[:-1]
+        else:
+            carried = []
+        matched = _pair_block(group, window)
+        seated = {x for pair in matched for x in pair}
+        carried = [p for p in group if p.id not in seated] + carried
+        pairs.extend(matched)
+    return sorted(pairs)
+
+
+def _pair_block(players: list[ArenaPlayer], window: int) -> list[tuple[str, str]]:
     if len(players) < 2:
         return []
-    dmax = players[0].score - players[-1].score
+    dmax = players[0].score - min(p.score for p in players)
     top = (dmax + 1) ** 2
     score_step = (RATING_SPAN + 1) * (len(players) // 2 + 1)
     rematch_step = score_step * (top + 1) * (len(players) // 2 + 1)

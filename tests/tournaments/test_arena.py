@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -55,6 +56,24 @@ def test_every_free_player_is_paired_at_once_and_never_with_its_last_opponent_if
     assert len(pairs) == len(free) // 2, "a free player was left waiting"
     if len(free) > 2:
         assert all(last.get(a) != b for a, b in pairs), "an immediate rematch"
+
+
+@settings(max_examples=30, deadline=None)
+@given(size=st.integers(40, 240), block=st.integers(5, 60), seed=st.integers(0, 10**6))
+def test_a_large_wave_is_paired_block_by_block_yet_pairs_everyone_without_rematches(
+    size, block, seed
+):
+    rng = random.Random(seed)
+    ids = [f"p{i:03}" for i in range(size)]
+    rng.shuffle(ids)
+    last = {}
+    for a, b in zip(ids[::2], ids[1::2], strict=False):
+        last[a], last[b] = b, a
+    free = [ArenaPlayer(i, rng.randint(0, 40), rng.gauss(1500, 200), last.get(i)) for i in ids]
+    pairs = pair_arena(free, block=block)
+    seated = [x for pair in pairs for x in pair]
+    assert len(seated) == len(set(seated)) == 2 * (size // 2), "a free player was left waiting"
+    assert all(last.get(a) != b for a, b in pairs), "an immediate rematch"
 
 
 def test_two_players_alone_free_play_each_other_again():
