@@ -10,7 +10,7 @@ fast: see ``benchmarks/arena_pairing.py``). An edge weighs
 just played each other and 1 otherwise, ``d`` is their score difference, ``D = (dmax + 1) ** 2``
 and ``r = 999 - min(999, |rating difference|)``. The steps make the sum lexicographic: first
 the fewest immediate rematches (a rematch happens only when it adds a game that no other
-pairing would, i.e. when nobody else is free for them), then the smallest squared score
+pairing would, i.e. when nobody else in its block is free for them), then the smallest squared score
 differences, then the nearest ratings.
 
 Scoring (lichess's arena): a win scores 2, a loss 0. With the streak rule (on by default), a
