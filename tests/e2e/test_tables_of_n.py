@@ -266,9 +266,18 @@ def test_four_seats_show_whole_names_and_the_last_trick_beside_the_trump(
     # Clicked as an event: at this width the turn's sticky buttons can sit over the peek's
     # button wherever Playwright scrolls it to; what is checked here is where the peek opens.
     peek_button.dispatch_event("click")
-    peek = page.get_by_test_id("peek").bounding_box()
-    label = page.locator(".trump-label").bounding_box()
-    assert peek and label
+    # Both measured in one step in the page: a computer player's move redraws the middle, so
+    # two separate reads can fall on either side of a redraw.
+    boxes = page.wait_for_function(
+        """() => {
+            const box = (el) => el && el.getClientRects().length ? el.getBoundingClientRect() : null;
+            const peek = box(document.querySelector("[data-testid=peek]"));
+            const label = box(document.querySelector(".trump-label"));
+            return peek && label ? {peek: peek.toJSON(), label: label.toJSON()} : null;
+        }""",
+        timeout=15_000,
+    ).json_value()
+    peek, label = boxes["peek"], boxes["label"]
     apart = (
         peek["x"] >= label["x"] + label["width"]
         or label["x"] >= peek["x"] + peek["width"]
