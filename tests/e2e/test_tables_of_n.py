@@ -270,7 +270,8 @@ def test_four_seats_show_whole_names_and_the_last_trick_beside_the_trump(
     # two separate reads can fall on either side of a redraw.
     boxes = page.wait_for_function(
         """() => {
-            const box = (el) => el && el.getClientRects().length ? el.getBoundingClientRect() : null;
+            const box = (el) =>
+                el && el.getClientRects().length ? el.getBoundingClientRect() : null;
             const peek = box(document.querySelector("[data-testid=peek]"));
             const label = box(document.querySelector(".trump-label"));
             return peek && label ? {peek: peek.toJSON(), label: label.toJSON()} : null;
