@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.common import metrics
 from app.common.errors import (
@@ -69,6 +71,9 @@ from app.tables.table import ActionRejected, Change, Lobby, Started, Table
 from app.tables.turns import PlayedTable, abandonment
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Write = Callable[[AsyncSession], Awaitable[T]]  # a change's rows, stored behind the fence
 
 __all__ = [
     "RECORDS_KEPT",
@@ -186,14 +191,21 @@ class TableAuthority(PlayedTable):
         return await self._apply_change(change, started)
 
     async def _commit_change(self, change: Change) -> Started | None:
-        """Store ``change``'s rows in one transaction, fenced: the table's row is locked and
-        must still be at this actor's version and lease epoch, or nothing is stored."""
+        """Store a lobby ``change``'s rows under the fence (``_fenced``)."""
         assert change.write is not None
+        return await self._fenced(change.write, "lobby")
+
+    async def _fenced(self, write: Write[T], what: str) -> T:
+        """The one fence every change outside an action's batch is stored behind: ``write``
+        runs in one transaction in which the table's row is locked and must still be at this
+        actor's version and lease epoch, or nothing is stored (``table_moving`` when the
+        lease moved). A database error leaves the table in doubt (the write may be stored):
+        the next command reads it back first. ``what`` names the change in the metrics."""
         try:
             async with self.sessions.begin() as session:
                 if await table_store.fence(session, self.table_id) != (self.epoch, self.version):
                     raise Conflict("table_moved", "The table moved on meanwhile.")
-                return await change.write(session)
+                return await write(session)
         except IntegrityError:
             raise Conflict("seat_taken", "That seat was just taken.") from None
         except Conflict as exc:
@@ -202,7 +214,8 @@ class TableAuthority(PlayedTable):
                 raise table_moving() from None
             raise
         except STORE_ERRORS:
-            metrics.database_error("lobby")
+            metrics.database_error(what)
+            self.in_doubt = True
             raise database_unavailable() from None
 
     async def _apply_change(self, change: Change, started: Started | None) -> Any:
@@ -322,29 +335,18 @@ class TableAuthority(PlayedTable):
             del seats[seat]
         humans = [s for s, holder in seats.items() if bot_level(holder.player_id) is None]
         status = "open" if humans else "finished"
-        try:
-            async with self.sessions.begin() as session:
-                fenced = await table_store.fence(session, self.table_id)
-                if fenced != (self.epoch, self.version):
-                    raise Conflict("table_moved", "The table moved on meanwhile.")
-                statement, values = match_store.abort_update(match_id)
-                await session.execute(statement, values)
-                for taken, holder in self.abandoned.items():
-                    await table_store.hand_seat(
-                        session, self.table_id, taken, holder.player_id, None
-                    )
-                if leaving is not None:
-                    await table_store.free_seat(session, self.table_id, leaving)
-                await table_store.back_to_waiting(session, self.table_id, status)
-        except Conflict:
-            if self.on_lost is not None:
-                self.on_lost(self)
-                raise table_moving() from None
-            raise
-        except STORE_ERRORS:
-            metrics.database_error("abort")
-            self.in_doubt = True  # it may be stored: read back before the next action
-            raise database_unavailable() from None
+        abandoned = self.abandoned
+
+        async def write(session: AsyncSession) -> None:
+            statement, values = match_store.abort_update(match_id)
+            await session.execute(statement, values)
+            for taken, holder in abandoned.items():
+                await table_store.hand_seat(session, self.table_id, taken, holder.player_id, None)
+            if leaving is not None:
+                await table_store.free_seat(session, self.table_id, leaving)
+            await table_store.back_to_waiting(session, self.table_id, status)
+
+        await self._fenced(write, "abort")
         log.info(
             "match aborted (%s)", reason, extra={**self._log_fields(), "seat": seat, "left": leave}
         )
@@ -389,26 +391,18 @@ class TableAuthority(PlayedTable):
             clock = restarted(clock, self.state, self.timekeeper.now(), humans)
         rules = self.clock_rules
         deadline = clock.deadline(rules) if rules is not None and clock is not None else None
-        try:
-            async with self.sessions.begin() as session:
-                fenced = await table_store.fence(session, self.table_id)
-                if fenced != (self.epoch, self.version):
-                    raise Conflict("table_moved", "The table moved on meanwhile.")
-                await table_store.hand_seat(
-                    session, self.table_id, seat, holder.player_id, abandoned_json(abandoned)
-                )
-                stored = clock.to_json() if clock is not None else None
-                await table_store.set_clock(session, self.table_id, stored, deadline)
-                if entry is not None:
-                    await match_store.mark_abandoned(session, self.match_id, entry)
-        except Conflict:
-            if self.on_lost is not None:
-                self.on_lost(self)
-                raise table_moving() from None
-            raise
-        except STORE_ERRORS:
-            metrics.database_error("seat_change")
-            raise database_unavailable() from None
+        match_id = self.match_id
+
+        async def write(session: AsyncSession) -> None:
+            await table_store.hand_seat(
+                session, self.table_id, seat, holder.player_id, abandoned_json(abandoned)
+            )
+            stored = clock.to_json() if clock is not None else None
+            await table_store.set_clock(session, self.table_id, stored, deadline)
+            if entry is not None:
+                await match_store.mark_abandoned(session, match_id, entry)
+
+        await self._fenced(write, "seat_change")
         self.seats = {**self.seats, seat: holder}
         self.abandoned = abandoned
         self.publish_table()
