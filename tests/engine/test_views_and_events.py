@@ -85,6 +85,7 @@ def check_match(variant: str, seed: int, **options: object) -> int:
     return steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("variant", "options"),
     [(name, {}) for name in PRESETS]
