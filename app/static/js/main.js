@@ -11,6 +11,7 @@ import { accountPage, leaderboardPage, profilePage } from "./account.js";
 import { me } from "./api.js";
 import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
+import "./i18n-challenges.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { onlineCount } from "./online.js";

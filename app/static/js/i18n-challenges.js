@@ -1,0 +1,67 @@
+// The strings of challenges (challenges.js): the challenge button and form, the panel of
+// incoming challenges, and the sentences of their error codes, in every language.
+
+import { addStrings } from "./i18n.js";
+
+addStrings({
+  en: {
+    err_cannot_challenge_self: "You cannot challenge yourself.",
+    err_unknown_player: "There is no such player to challenge.",
+    err_challenge_not_found: "There is no such challenge.",
+    err_challenge_expired: "This challenge has expired.",
+    err_challenge_not_pending: "This challenge has already been answered or withdrawn.",
+    err_not_your_challenge: "This challenge is not yours to answer.",
+    err_too_many_challenges: "You have too many challenges waiting: cancel one or wait for answers.",
+    err_challenge_rate_limited: "Too many challenges in a minute: wait a little.",
+    err_challenge_seats: "A challenge is for a game of two players.",
+    err_rated_needs_accounts: "Only two accounts can play a rated game.",
+  },
+  de: {
+    err_cannot_challenge_self: "Du kannst dich nicht selbst herausfordern.",
+    err_unknown_player: "Diesen Spieler gibt es nicht.",
+    err_challenge_not_found: "Diese Herausforderung gibt es nicht.",
+    err_challenge_expired: "Diese Herausforderung ist abgelaufen.",
+    err_challenge_not_pending: "Diese Herausforderung wurde schon beantwortet oder zurückgezogen.",
+    err_not_your_challenge: "Diese Herausforderung ist nicht an dich gerichtet.",
+    err_too_many_challenges: "Zu viele Herausforderungen warten: ziehe eine zurück oder warte auf Antworten.",
+    err_challenge_rate_limited: "Zu viele Herausforderungen in einer Minute: warte ein wenig.",
+    err_challenge_seats: "Eine Herausforderung gilt für ein Spiel zu zweit.",
+    err_rated_needs_accounts: "Nur zwei Konten können eine gewertete Partie spielen.",
+  },
+  pl: {
+    err_cannot_challenge_self: "Nie możesz wyzwać samego siebie.",
+    err_unknown_player: "Nie ma takiego gracza.",
+    err_challenge_not_found: "Nie ma takiego wyzwania.",
+    err_challenge_expired: "To wyzwanie wygasło.",
+    err_challenge_not_pending: "To wyzwanie zostało już przyjęte, odrzucone lub wycofane.",
+    err_not_your_challenge: "To wyzwanie nie jest do ciebie.",
+    err_too_many_challenges: "Czeka zbyt wiele twoich wyzwań: wycofaj jedno lub poczekaj na odpowiedź.",
+    err_challenge_rate_limited: "Zbyt wiele wyzwań w ciągu minuty: poczekaj chwilę.",
+    err_challenge_seats: "Wyzwanie dotyczy gry we dwoje.",
+    err_rated_needs_accounts: "Partię rankingową mogą zagrać tylko dwa konta.",
+  },
+  it: {
+    err_cannot_challenge_self: "Non puoi sfidare te stesso.",
+    err_unknown_player: "Questo giocatore non esiste.",
+    err_challenge_not_found: "Questa sfida non esiste.",
+    err_challenge_expired: "Questa sfida è scaduta.",
+    err_challenge_not_pending: "Questa sfida ha già avuto risposta o è stata ritirata.",
+    err_not_your_challenge: "Questa sfida non è rivolta a te.",
+    err_too_many_challenges: "Hai troppe sfide in attesa: ritirane una o aspetta le risposte.",
+    err_challenge_rate_limited: "Troppe sfide in un minuto: aspetta un po'.",
+    err_challenge_seats: "Una sfida è per una partita a due.",
+    err_rated_needs_accounts: "Solo due account possono giocare una partita valida per la classifica.",
+  },
+  es: {
+    err_cannot_challenge_self: "No puedes desafiarte a ti mismo.",
+    err_unknown_player: "No existe ese jugador.",
+    err_challenge_not_found: "No existe ese desafío.",
+    err_challenge_expired: "Este desafío ha caducado.",
+    err_challenge_not_pending: "Este desafío ya fue respondido o retirado.",
+    err_not_your_challenge: "Este desafío no es para ti.",
+    err_too_many_challenges: "Tienes demasiados desafíos pendientes: retira uno o espera respuestas.",
+    err_challenge_rate_limited: "Demasiados desafíos en un minuto: espera un poco.",
+    err_challenge_seats: "Un desafío es para una partida de dos.",
+    err_rated_needs_accounts: "Solo dos cuentas pueden jugar una partida puntuada.",
+  },
+});
