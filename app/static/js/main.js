@@ -9,9 +9,9 @@
 
 import { accountPage, leaderboardPage, profilePage } from "./account.js";
 import { me } from "./api.js";
+import { startChallenges } from "./challenges.js";
 import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
-import "./i18n-challenges.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
 import { onlineCount } from "./online.js";
@@ -114,3 +114,4 @@ document.addEventListener("click", (event) => {
 });
 window.addEventListener("popstate", route);
 route();
+startChallenges(navigate);
