@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Server, shot
-from tests.e2e.drive import guest, rest_post, sit_as
+from tests.e2e.drive import guest, live_table, resign, rest_post, sit_as, take_seat
 
 
 def test_a_challenge_from_a_profile_is_accepted_in_the_other_page(
@@ -59,3 +59,19 @@ def test_a_challenge_link_seats_a_newcomer_once_named(new_page: Any, server: Ser
 
 def _table_url() -> re.Pattern[str]:
     return re.compile(r".*/t/[\w-]+$")
+
+
+def test_a_finished_match_offers_to_challenge_the_other_player(
+    new_page: Any, server: Server
+) -> None:
+    table, (anna, bela) = live_table(server.url)
+    page = take_seat(new_page("anna"), table, anna)
+    resign(server.url, table["id"], bela["token"])
+    summary = page.get_by_test_id("summary")
+    summary.get_by_role("button", name="Challenge Bela").click()
+    summary.get_by_role("button", name="Send the challenge").click()
+    expect(summary).to_contain_text("Challenge sent to Bela")
+    shot(page, "challenge-after-match", full_page=False)
+    headers = {"Authorization": f"Bearer {bela['token']}"}
+    theirs = page.request.get(f"{server.url}/api/challenges", headers=headers).json()
+    assert [c["challenger"]["id"] for c in theirs["incoming"]] == [anna["id"]]
