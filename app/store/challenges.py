@@ -30,9 +30,11 @@ async def get_challenge(session: AsyncSession, challenge_id: str) -> Challenge |
     return await session.get(Challenge, challenge_id)
 
 
-async def pending_of(session: AsyncSession, player_id: str, now: float) -> list[Challenge]:
+async def pending_of(
+    session: AsyncSession, player_id: str, now: float, limit: int = 50
+) -> list[Challenge]:
     """The challenges still pending at ``now`` that ``player_id`` made or received, newest
-    first."""
+    first (at most ``limit``)."""
     query = (
         select(Challenge)
         .where(
@@ -41,6 +43,7 @@ async def pending_of(session: AsyncSession, player_id: str, now: float) -> list[
             or_(Challenge.challenger_id == player_id, Challenge.challenged_id == player_id),
         )
         .order_by(Challenge.created_at.desc())
+        .limit(limit)
     )
     return list(await session.scalars(query))
 
