@@ -149,9 +149,7 @@ class ChallengeService:
             async with self.sessions() as session:
                 row = await self._visible(session, player, challenge_id)
             rules.check_pending(row, now)
-            raise Conflict(
-                "challenge_not_pending", "This challenge was answered meanwhile."
-            ) from None
+            raise _answered() from None
         answer = await self.get(player, challenge_id)
         answer["table"] = await self.tables.get_table(table["id"], player.id)
         return answer

@@ -45,10 +45,11 @@ def test_a_challenge_link_seats_a_newcomer_once_named(new_page: Any, server: Ser
     anna = guest(server.url, "Anna")
     headers = {"Authorization": f"Bearer {anna['token']}"}
     made = rest_post(f"{server.url}/api/challenges", json={}, headers=headers).json()
-    page = new_page("carl", locale="de-DE")
+    page = new_page("carl", locale="de-DE", width=390, height=844)  # a phone
     page.goto(f"/?challenge={made['id']}")
     panel = page.get_by_test_id("challenges")
     panel.get_by_role("textbox").fill("Carl")
+    shot(page, "challenge-link-phone", full_page=False)
     panel.get_by_role("button", name="Annehmen").click()
     expect(page).to_have_url(_table_url())
     expect(page.locator(".hand.mine .card").first).to_be_visible()
