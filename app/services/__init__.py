@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.challenges.service import ChallengeService
 from app.common import metrics
 from app.common.errors import STORE_ERRORS, Unavailable
 from app.history.analysis import NICE as ANALYSIS_NICE
@@ -50,6 +51,7 @@ class Services:
     passkeys: PasskeyService
     analysis: AnalysisService
     revocations: Revocations
+    challenges: ChallengeService
     relay: Relay | None = None
     sync_interval: float = 2.0
     online: Online = field(default_factory=Online)
@@ -140,6 +142,12 @@ class Services:
             passkeys=PasskeyService(sessions, RelyingParty.from_settings(settings)),
             analysis=analysis,
             revocations=revocations,
+            challenges=ChallengeService(
+                sessions,
+                tables,
+                seconds=settings.challenge_seconds,
+                max_pending=settings.challenges_pending,
+            ),
             relay=relay,
             sync_interval=upkeep_interval(settings),
             online=Online(settings.redis_url),
