@@ -20,7 +20,9 @@ def test_after_a_long_match_rematch_and_lobby_stay_on_a_laptop_screen(
     table, players = live_table(server.url, target=10)
     anna = take_seat(new_page("anna", width=1366, height=768), table, players[0])
     play(server.url, table, players, random.Random(11), never)
-    expect(anna.get_by_test_id("match-winner")).to_contain_text("wins the match")
+    # The page draws every move of a dozen deals played as fast as REST allows: patient.
+    winner = anna.get_by_test_id("match-winner")
+    expect(winner).to_contain_text("wins the match", timeout=60_000)
     assert anna.locator("table.deals tbody tr").count() >= 4
     expect(anna.locator("[data-action=rematch]")).to_be_in_viewport(ratio=1)
     expect(anna.locator(".dialog-buttons a[href='/']")).to_be_in_viewport(ratio=1)
