@@ -1,6 +1,7 @@
 """Persistence: SQLAlchemy models and query functions. Never commits on its own.
 
-Query modules: ``players``, ``passkeys``, ``tables``, ``matches``, ``ratings``, ``chat``.
+Query modules: ``players``, ``passkeys``, ``tables``, ``matches``, ``ratings``, ``chat``,
+``pools``.
 ``db`` builds engines and sessions.
 """
 
@@ -17,6 +18,9 @@ from app.store.models import (
     PasskeyChallenge,
     Player,
     PlayerToken,
+    PoolEntry,
+    PoolLease,
+    PoolSeating,
     Rating,
     RatingChange,
     Table,
@@ -36,6 +40,9 @@ __all__ = [
     "PasskeyChallenge",
     "Player",
     "PlayerToken",
+    "PoolEntry",
+    "PoolLease",
+    "PoolSeating",
     "Rating",
     "RatingChange",
     "Table",
