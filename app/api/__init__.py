@@ -3,10 +3,20 @@
 
 from fastapi import APIRouter
 
-from app.api import accounts, health, leaderboard, matches, players, tables, variants, ws
+from app.api import (
+    accounts,
+    health,
+    leaderboard,
+    matches,
+    players,
+    pools,
+    tables,
+    variants,
+    ws,
+)
 
 api_router = APIRouter()
-for module in (health, players, accounts, variants, tables, matches, leaderboard, ws):
+for module in (health, players, accounts, variants, tables, pools, matches, leaderboard, ws):
     api_router.include_router(module.router)
 
 __all__ = ["api_router"]
