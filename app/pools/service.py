@@ -49,6 +49,8 @@ log = logging.getLogger(__name__)
 
 GUEST_RATING = 1500.0
 """The rating a guest is paired by, and an account not yet rated in the pool's family."""
+STARTS_AT_ONCE = 8
+"""How many of a wave's new tables start their matches at once."""
 RESTART_LOOKBACK = 600.0
 """How far back (seconds) a pool's new owner looks for its tables that never started."""
 
@@ -229,16 +231,29 @@ class PoolService:
 
     async def seat(self, plan: Plan, epoch: int | None) -> list[str]:
         """Open a table for every group of the plan whose entries are all still there (under
-        the lease ``epoch``, when given); the new tables' ids."""
+        the lease ``epoch``, when given), then start them, a few at a time: a table is
+        announced once its transaction commits; the new tables' ids."""
         opened = []
         for group in plan.wave.groups:
             rows = [plan.entries[player_id] for player_id in group.players]
             claim = self._claim(plan.pool, rows, epoch)
             table_id = await self.tables.open_seated_table(
-                group.players, plan.pool.variant, claim, rated=group.rated, clock=POOL_CLOCK
+                group.players,
+                plan.pool.variant,
+                claim,
+                rated=group.rated,
+                clock=POOL_CLOCK,
+                start=False,
             )
             if table_id is not None:
                 opened.append(table_id)
+        starting = asyncio.Semaphore(STARTS_AT_ONCE)
+
+        async def start(table_id: str) -> None:
+            async with starting:
+                await self.tables.start_if_full(table_id)
+
+        await asyncio.gather(*(start(table_id) for table_id in opened))
         return opened
 
     def _claim(self, pool: Pool, rows: Sequence[PoolEntry], epoch: int | None) -> Claim:

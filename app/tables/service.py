@@ -189,13 +189,14 @@ class TableService(TableRegistry):
         rated: bool,
         clock: str,
         bots: dict[int, str] | None = None,
+        start: bool = True,
     ) -> str | None:
         """A new public table of ``variant`` (default options) with ``players`` in seats 0,
         1, ... and ``bots`` (seat -> level) in the seats after them, opened for a pool. Its
         rows are written in one transaction with ``claim(session, table_id)`` (which takes
         the pool's entries); when that answers False, nothing is written and the answer is
-        None. Once every seat is taken, the match starts through the table's actor
-        (``StartFull``). The new table's id."""
+        None. Then, unless ``start`` is False (the caller starts it with ``start_if_full``),
+        the match starts through the table's actor (``StartFull``). The new table's id."""
         rules = rules_for_table(variant, {})
         bots = bots or {}
         await self._ensure_bot_players(bots)
@@ -226,7 +227,8 @@ class TableService(TableRegistry):
                     raise _Refused
         except _Refused:
             return None
-        await self.start_if_full(table_id)
+        if start:
+            await self.start_if_full(table_id)
         return table_id
 
     async def start_if_full(self, table_id: str) -> None:
