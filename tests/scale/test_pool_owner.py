@@ -12,6 +12,7 @@ from typing import Any
 import asyncpg
 import pytest
 
+from app.players.online import Online
 from tests.pg import PostgresCluster
 from tests.scale.cluster import RedisServer, Worker, client
 from tests.support import Api
@@ -85,3 +86,20 @@ async def test_the_next_owner_of_a_pool_seats_the_players_the_dead_owner_had_wai
         one.kill()
         if two is not None:
             two.kill()
+
+
+async def test_a_player_seen_by_one_worker_is_online_for_the_others(
+    redis_server: RedisServer,
+) -> None:
+    now = [time.time()]
+    one = Online(redis_server.url, clock=lambda: now[0], window=60, refresh=10)
+    two = Online(redis_server.url, clock=lambda: now[0], window=60, refresh=10)
+    try:
+        one.seen("pool-anna")
+        await one._flush()
+        assert await two.offline({"pool-anna", "pool-bela"}) == {"pool-bela"}
+        now[0] += 61
+        assert await two.offline({"pool-anna", "pool-bela"}) == {"pool-anna", "pool-bela"}
+    finally:
+        await one.close()
+        await two.close()
