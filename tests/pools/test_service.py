@@ -81,3 +81,40 @@ async def test_a_former_owner_seats_nobody_and_the_new_owner_seats_everyone(
     assert await tables_of(services, players) == [[], []]
     [table_id] = await later.wave(SIXTY_SIX)
     assert await tables_of(services, players) == [[table_id], [table_id]]
+
+
+async def test_a_table_announced_but_never_started_is_started_by_the_next_owner(
+    services: Services,
+) -> None:
+    players = await waiting_pair(services)
+    former = services.pools
+    plan = await former.plan(SIXTY_SIX)
+    rows = [plan.entries[p.id] for p in players]
+    claim = former._claim(SIXTY_SIX, rows, former.held[SIXTY_SIX.id])
+    # The owner dies between the commit that announces the table and the match's start.
+    table_id = await services.tables.open_seated_table(
+        [p.id for p in players], "sixty-six", claim, rated=False, clock="move", start=False
+    )
+    assert table_id is not None
+    assert (await services.tables.get_table(table_id, None))["status"] == "open"
+    later = PoolService(
+        former.sessions,
+        services.tables,
+        services.online,
+        "another-worker",
+        pool_settings(settings_for("sqlite://")),
+        clock=lambda: time.time() + 100,
+    )
+    await later.keep_leases()
+    assert (await services.tables.get_table(table_id, None))["status"] == "live"
+
+
+async def test_a_player_who_joins_again_brings_its_last_opponents(services: Services) -> None:
+    anna, bela = await waiting_pair(services)
+    [table_id] = await services.pools.wave(SIXTY_SIX)
+    for player in (anna, bela):
+        await services.pools.join(player, SIXTY_SIX.id)
+    plan = await services.pools.plan(SIXTY_SIX)
+    assert plan.entries[anna.id].last_opponents == [bela.id]
+    assert plan.entries[bela.id].last_opponents == [anna.id]
+    assert table_id
