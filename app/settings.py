@@ -49,6 +49,12 @@ class Settings(BaseSettings):
     # How long a rematch offer waits for the other players to accept (seconds); it lives in
     # the table owner's memory and does not outlive a restart or a change of owner.
     rematch_seconds: float = Field(default=60.0, gt=0, le=3600)
+    # Challenges (app/challenges): how long one waits for an answer (seconds; decided by its
+    # stored time), how many pending ones a player may have made at once, and how many a
+    # player may make per minute (app/api/limits.py).
+    challenge_seconds: float = Field(default=120.0, gt=0, le=86_400)
+    challenges_pending: int = Field(default=5, ge=1)
+    challenges_per_minute: int = Field(default=10, ge=1)
 
     # WebSocket protocol limits (see docs/protocol.md).
     ws_max_frame_bytes: int = Field(default=16_384, ge=256)

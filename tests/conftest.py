@@ -35,3 +35,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if reporter is not None:
         reporter.write_line(f"bot worker processes left behind by the tests (killed): {left}")
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files holding a ``slow`` test run first (otherwise in the order collected): parallel
+    workers take whole files in this order, so a long file begun last would keep one worker
+    busy alone at the end of the run."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)

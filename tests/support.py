@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -87,11 +88,12 @@ def settings_for(database_url: str, **overrides: Any) -> Settings:
 
 
 @contextlib.asynccontextmanager
-async def live_server(settings: Settings) -> AsyncIterator[str]:
-    """Run the real application under uvicorn on a free loopback port; yields its base URL."""
+async def live_server(settings: Settings, app: FastAPI | None = None) -> AsyncIterator[str]:
+    """Run the real application (or ``app``, built from ``settings``, so that a test can
+    reach its state) under uvicorn on a free loopback port; yields its base URL."""
     port = free_port()
     config = uvicorn.Config(
-        create_app(settings),
+        app or create_app(settings),
         host="127.0.0.1",
         port=port,
         log_level="warning",

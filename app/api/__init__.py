@@ -5,6 +5,7 @@ from fastapi import APIRouter
 
 from app.api import (
     accounts,
+    challenges,
     health,
     leaderboard,
     matches,
@@ -16,7 +17,18 @@ from app.api import (
 )
 
 api_router = APIRouter()
-for module in (health, players, accounts, variants, tables, pools, matches, leaderboard, ws):
+for module in (
+    health,
+    players,
+    accounts,
+    variants,
+    tables,
+    pools,
+    challenges,
+    matches,
+    leaderboard,
+    ws,
+):
     api_router.include_router(module.router)
 
 __all__ = ["api_router"]

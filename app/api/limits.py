@@ -16,8 +16,9 @@ concurrent guesses cannot slip past, and a successful sign-in starts the count a
 the limit even the right password is refused until the window moves on; a passkey sign-in
 is never counted there, so a stranger guessing cannot lock the owner out of it.
 
-Chat lines (``CHAT_MESSAGES_PER_MINUTE``) are counted the same way, per player rather than
-per address.
+Chat lines (``CHAT_MESSAGES_PER_MINUTE``) and challenges (``CHALLENGES_PER_MINUTE``,
+refused with ``challenge_rate_limited``) are counted the same way, per player rather than per
+address.
 
 A WebSocket's own messages (``WS_MESSAGES_PER_SECOND``) are counted by a token bucket in the
 connection itself: a connection lives on one worker, so there is nothing to share, and the
@@ -63,9 +64,9 @@ class RateLimited(ServiceError):
 
     status = 429
 
-    def __init__(self, what: str, retry_after: float) -> None:
+    def __init__(self, what: str, retry_after: float, code: str = "rate_limited") -> None:
         wait = max(1, math.ceil(retry_after))
-        super().__init__("rate_limited", f"Too many {what}; retry in {wait} s.", retry_after=wait)
+        super().__init__(code, f"Too many {what}; retry in {wait} s.", retry_after=wait)
 
 
 class Bucket:
@@ -173,6 +174,8 @@ class Limits:
         )
         # Chat lines per player (keyed by player id, not address): app/chat/service.py.
         self.chat = AddressLimit("chat", settings.chat_messages_per_minute, limiter)
+        # Challenges per player (keyed by player id): app/api/challenges.py.
+        self.challenges = AddressLimit("challenges", settings.challenges_per_minute, limiter)
         self.sockets = OpenSockets(settings.ws_connections_per_address)
 
     async def close(self) -> None:
@@ -235,6 +238,14 @@ async def limit_account_sign_ins(request: Request, account: str) -> None:
 async def account_signed_in(request: Request, account: str) -> None:
     """A password sign-in to ``account`` succeeded: its count starts again."""
     await _limits(request).account_sign_ins.clear(account)
+
+
+async def limit_new_challenges(request: Request, player_id: str) -> None:
+    """Refuse with 429 ``challenge_rate_limited`` past ``CHALLENGES_PER_MINUTE`` from one
+    player."""
+    wait = await _limits(request).challenges.take(player_id)
+    if wait:
+        raise RateLimited("challenges from you", wait, code="challenge_rate_limited")
 
 
 NewPlayerLimit = Annotated[None, Depends(limit_new_players)]

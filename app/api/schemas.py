@@ -568,3 +568,57 @@ class Health(BaseModel):
 
     status: Literal["ok"]
     database: Literal["ok"]
+
+
+class ChallengeCreate(BaseModel):
+    """``POST /api/challenges``: name the challenged player by ``player_id`` or by an
+    account's ``handle``; with neither, an open challenge that anyone signed in may accept
+    through its link."""
+
+    model_config = ConfigDict(extra="forbid")
+    player_id: str | None = Field(default=None, max_length=64)
+    handle: str | None = Field(default=None, max_length=200)
+    variant: str = Field(default="sixty-six", examples=["sixty-six", "schnapsen"])
+    options: dict[str, Any] = Field(default_factory=dict, examples=[{"target": 7}])
+    clock: Literal["none", "move", "correspondence"] | None = Field(
+        default=None, description="The table's turn clock (as for ``POST /api/tables``)."
+    )
+    rated: bool = Field(default=False, description="Rated: only between two accounts.")
+
+
+class ChallengePlayer(BaseModel):
+    """A player named in a challenge."""
+
+    id: str
+    name: str
+
+
+class ChallengeOut(BaseModel):
+    """A challenge: ``status`` ``pending``, ``accepted``, ``declined``, ``cancelled`` or
+    ``expired``; ``challenged`` null for an open challenge; ``expires_in`` seconds;
+    ``table_id`` the table its acceptance opened; ``url`` its link."""
+
+    id: str
+    status: str
+    challenger: ChallengePlayer
+    challenged: ChallengePlayer | None
+    variant: str
+    options: dict[str, Any]
+    clock: str | None
+    rated: bool
+    expires_in: float
+    table_id: str | None
+    url: str
+
+
+class ChallengeAccepted(ChallengeOut):
+    """An accepted challenge with the table it opened (both players seated, match live)."""
+
+    table: TableOut
+
+
+class ChallengeList(BaseModel):
+    """``GET /api/challenges``: your pending challenges, received and made."""
+
+    incoming: list[ChallengeOut]
+    outgoing: list[ChallengeOut]

@@ -16,6 +16,7 @@ other reading is an option; docs/rules.md lists every such choice. The ones made
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from functools import lru_cache
 from typing import Any, Final
 
 from .cards import DECK_RANKS
@@ -209,10 +210,9 @@ class Rules:
         return self.trump_from == "turned"
 
     def options(self) -> dict[str, Any]:
-        """The options as a JSON-ready dict (everything but ``variant``)."""
-        data = asdict(self)
-        del data["variant"]
-        return data
+        """The options as a JSON-ready dict (everything but ``variant``): a new dict each
+        time, from one computed once per set of rules (every view holds them)."""
+        return dict(_options(self))
 
     @classmethod
     def from_options(cls, variant: str, options: dict[str, Any] | None = None) -> Rules:
@@ -389,3 +389,11 @@ def preset(name: str, **overrides: Any) -> Rules:
         if key in fixed and value != getattr(base, key):
             raise ValueError(f"option {key} cannot be changed in {name}: {fixed[key]}")
     return replace(base, **overrides)
+
+
+@lru_cache(maxsize=256)
+def _options(rules: Rules) -> dict[str, Any]:
+    """``rules``' options, computed once (``Rules.options`` copies them: never change this)."""
+    data = asdict(rules)
+    del data["variant"]
+    return data

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.challenges.service import ChallengeService
 from app.common import metrics
 from app.common.errors import STORE_ERRORS, Unavailable
 from app.history.analysis import NICE as ANALYSIS_NICE
@@ -53,6 +54,7 @@ class Services:
     analysis: AnalysisService
     revocations: Revocations
     pools: PoolService
+    challenges: ChallengeService
     relay: Relay | None = None
     sync_interval: float = 2.0
     online: Online = field(default_factory=Online)
@@ -147,6 +149,12 @@ class Services:
             analysis=analysis,
             revocations=revocations,
             pools=pools,
+            challenges=ChallengeService(
+                sessions,
+                tables,
+                seconds=settings.challenge_seconds,
+                max_pending=settings.challenges_pending,
+            ),
             relay=relay,
             sync_interval=upkeep_interval(settings),
             online=online,

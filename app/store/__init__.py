@@ -1,13 +1,14 @@
 """Persistence: SQLAlchemy models and query functions. Never commits on its own.
 
 Query modules: ``players``, ``passkeys``, ``tables``, ``matches``, ``ratings``, ``chat``,
-``pools``.
+``challenges``, ``pools``.
 ``db`` builds engines and sessions.
 """
 
 from app.store.models import (
     ActionRecord,
     Base,
+    Challenge,
     ChatMessage,
     ChatMute,
     ChatReport,
@@ -30,6 +31,7 @@ from app.store.models import (
 __all__ = [
     "ActionRecord",
     "Base",
+    "Challenge",
     "ChatMessage",
     "ChatMute",
     "ChatReport",

@@ -386,3 +386,33 @@ class PoolLease(Base):
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
     lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class Challenge(Base):
+    """One player's challenge to another (``challenged_id`` None: an open challenge that
+    anyone holding its link may accept) to a game of ``variant`` with ``options``.
+
+    ``status`` is ``pending`` until the challenged player accepts or declines it or the
+    challenger cancels it; a pending challenge whose ``expires_at`` (seconds since the epoch)
+    has passed is expired, whatever its row says. ``table_id`` is the table its acceptance
+    opened, ``accepted_by`` who accepted it.
+    """
+
+    __tablename__ = "challenges"
+    __table_args__ = (
+        Index("ix_challenges_challenger_status", "challenger_id", "status"),
+        Index("ix_challenges_challenged_status", "challenged_id", "status"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    challenger_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    challenged_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    clock: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(16))
+    expires_at: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    accepted_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)

@@ -57,6 +57,8 @@ log = logging.getLogger(__name__)
 VISIBILITIES = ("public", "private")
 HISTORIES = ("after_match", "never")
 LISTABLE = ("open", "live")
+Write = Callable[[AsyncSession, str], Awaitable[None]]
+"""A write joined to a new table's transaction, given the table's id."""
 YOUR_TABLES = 50
 """How many of a player's own open and live tables ``tables_of`` lists."""
 
@@ -121,6 +123,8 @@ class TableService(TableRegistry):
         commitment: str | None = None,
         clock: str | None = None,
         on_timeout: str = "takeover",
+        seated: dict[int, Player] | None = None,
+        also: Write | None = None,
     ) -> dict[str, Any]:
         """A new table with the creator in seat 0 and ``bots`` (seat -> level) in other
         seats; when that fills every seat, the match starts. ``spectators``: whether anyone
@@ -131,7 +135,10 @@ class TableService(TableRegistry):
         the server seed offered to the creator for it (``offer_seed``; ``tables.fairness``).
         ``clock``: the turn clock (``tables.clocks``; by default a per-move clock at a
         public table that waits for strangers, else none), ``on_timeout``: what happens to a
-        seat whose time runs out (``takeover`` or ``forfeit``)."""
+        seat whose time runs out (``takeover`` or ``forfeit``). ``seated``: other players
+        (seat -> player) seated with the creator, as a challenge's acceptance seats both;
+        ``also``: a write done in the same transaction, given the new table's id (a refusal
+        there opens no table)."""
         fairness.check_contribution(contribution)
         if clock is not None and clock not in MODES:
             raise Invalid("bad_clock", f"clock must be one of {', '.join(MODES)}.")
@@ -145,6 +152,10 @@ class TableService(TableRegistry):
             raise Invalid("bad_history", "Only a private table can keep its matches unlisted.")
         rules = rules_for_table(variant, options)
         bots = bots or {}
+        seated = seated or {}
+        for seat in seated:
+            if not 1 <= seat < seat_count(rules) or seat in bots:
+                raise Invalid("bad_seat", f"seat {seat} is not another free seat of this table.")
         for seat, level in bots.items():
             if not 1 <= seat < seat_count(rules):
                 raise Invalid("bad_bots", f"bots: seat {seat} is not another seat of this table.")
@@ -175,6 +186,10 @@ class TableService(TableRegistry):
             await fairness.contribute(session, table_id, 0, contribution)
             for seat, level in bots.items():
                 await table_store.take_seat(session, table_id, seat, bot_player_id(level, seat))
+            for seat, other in seated.items():
+                await table_store.take_seat(session, table_id, seat, other.id)
+            if also is not None:
+                await also(session, table_id)
         authority = await self.authority(table_id)
         if len(authority.seats) == authority.seat_count:
             await self._start_full_table(authority)

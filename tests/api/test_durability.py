@@ -11,8 +11,6 @@ import asyncio
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,14 +21,16 @@ import httpx
 import pytest
 
 from app.engine import Action, Rules, apply, new_match, view
+from tests.forked import ServerProcess, fresh_sqlite
 from tests.support import Api, Client, FoldingViewer, free_port, pick, sqlite_url
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
-def server_process(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``talon serve`` in a subprocess; killed (if still alive) on exit."""
+def server_process(database: Path, port: int) -> Iterator[ServerProcess]:
+    """``talon serve`` in a process of its own (``tests.forked``); killed (if still alive)
+    on exit."""
     env = {
         **os.environ,
         "DATABASE_URL": sqlite_url(database),
@@ -43,8 +43,8 @@ def server_process(database: Path, port: int) -> Iterator[subprocess.Popen[bytes
         # Bots' turns take exactly BOT_PAUSE, as the browser tests expect.
         "BOT_PAUSE_JITTER": "0",
     }
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    fresh_sqlite(database)
+    process = ServerProcess(["serve", "--port", str(port)], env)
     try:
         yield process
     finally:

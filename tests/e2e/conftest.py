@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import subprocess
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -22,6 +21,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from tests.api.test_durability import server_process, wait_healthy
+from tests.forked import ServerProcess
 from tests.support import free_port, in_thread
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -53,7 +53,7 @@ class Server:
     port: int
     host: str = "127.0.0.1"  # the name pages reach it by (it listens on 127.0.0.1)
     stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
-    process: subprocess.Popen[bytes] | None = None
+    process: ServerProcess | None = None
 
     @property
     def url(self) -> str:

@@ -8,8 +8,9 @@ update's envelope, not from events.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+import orjson
 
 OPTIONS = ("legal", "unplayable", "declarable")
 """The view's fields that every update sends afresh, as they are (``app.engine.seat_options``)."""
@@ -17,13 +18,19 @@ OPTIONS = ("legal", "unplayable", "declarable")
 
 def fold(snapshot: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
     """The viewer's picture after the update ``frame``; ``snapshot`` is not changed."""
-    v = copy.deepcopy(snapshot)
+    v = _copy(snapshot)
     for event in frame["events"]:
         _HANDLERS[event["type"]](v, event)
     v["to_move"] = frame["to_move"]
     for key in OPTIONS:
-        v[key] = copy.deepcopy(frame[key])
+        v[key] = _copy(frame[key])
     return v
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON data (views and frames are JSON), several times faster than
+    ``copy.deepcopy``."""
+    return orjson.loads(orjson.dumps(value))
 
 
 def _deal_started(v: dict[str, Any], e: dict[str, Any]) -> None:

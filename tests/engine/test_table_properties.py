@@ -165,6 +165,7 @@ def test_replaying_the_same_seed_and_actions_gives_the_same_states(table, seed):
         assert state == expected
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "options"), TABLES, ids=NAMES)
 def test_a_thousand_random_matches_end_and_score_by_the_rules(name, options):
     """Cheap checks over many whole matches: every deal ends with all its cards accounted for,

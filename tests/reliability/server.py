@@ -11,7 +11,6 @@ import asyncio
 import os
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,6 +20,7 @@ import httpx
 import pytest
 
 from tests.api.test_durability import wait_healthy
+from tests.forked import ServerProcess, fresh_sqlite
 from tests.support import free_port, sqlite_url
 
 __all__ = [
@@ -46,7 +46,7 @@ GENEROUS = {
 class Served:
     """A running server: its process, base address and log file."""
 
-    def __init__(self, process: subprocess.Popen[bytes], base: str, log: Path) -> None:
+    def __init__(self, process: ServerProcess, base: str, log: Path) -> None:
         self.process = process
         self.base = base
         self.log = log
@@ -58,22 +58,16 @@ class Served:
 @contextmanager
 def served(
     database_url: str | Path, port: int, log: Path, own_group: bool = False, **env: str
-) -> Iterator[subprocess.Popen[bytes]]:
-    """``talon serve`` on ``port``, stdout and stderr appended to ``log``; killed on exit.
+) -> Iterator[ServerProcess]:
+    """``talon serve`` on ``port`` (forked, ``tests.forked``), stdout and stderr appended to
+    ``log``; killed on exit.
     ``own_group``: in a process group of its own, as a server started in a terminal is (Ctrl-C
     reaches the whole group)."""
+    if isinstance(database_url, Path):
+        fresh_sqlite(database_url)
     url = sqlite_url(database_url) if isinstance(database_url, Path) else database_url
     environment = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "info", **GENEROUS, **env}
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
-    with log.open("ab") as sink:
-        process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=environment,
-            stdout=sink,
-            stderr=subprocess.STDOUT,
-            start_new_session=own_group,
-        )
+    process = ServerProcess(["serve", "--port", str(port)], environment, log, own_group)
     try:
         yield process
     finally:

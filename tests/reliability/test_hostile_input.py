@@ -195,6 +195,7 @@ async def hostile_match(
             await client.close()
 
 
+@pytest.mark.slow
 @settings(
     max_examples=25,
     deadline=None,

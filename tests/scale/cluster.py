@@ -11,7 +11,6 @@ import contextlib
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
@@ -21,9 +20,8 @@ from typing import Any
 import httpx
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from tests.forked import ServerProcess
 from tests.support import Client, FoldingViewer, free_port
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def redis_binary() -> str:
@@ -98,7 +96,7 @@ class RedisServer:
 
 
 class Worker:
-    """``talon serve`` in a subprocess with JSON logs in a file."""
+    """``talon serve`` in a process of its own (``tests.forked``) with JSON logs in a file."""
 
     def __init__(
         self,
@@ -126,11 +124,7 @@ class Worker:
         env.pop("REDIS_URL", None)
         if redis_url is not None:
             env["REDIS_URL"] = redis_url
-        command = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port)]
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-            )
+        self.process = ServerProcess(["serve", "--port", str(self.port)], env, self.log_path)
 
     async def wait_healthy(self) -> None:
         async with httpx.AsyncClient(timeout=1) as client:

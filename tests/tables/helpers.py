@@ -8,9 +8,11 @@ import heapq
 import itertools
 import json
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import pytest
 
 from app.services import Services
 from app.store import Player
@@ -18,6 +20,19 @@ from app.tables import presenter
 from app.tables.alarms import Timekeeper
 from app.tables.authority import TableAuthority
 from app.tables.hub import Frame, viewer_key
+from tests.support import settings_for
+
+
+@pytest.fixture(name="services")
+async def instant_bot_services(database_url: str) -> AsyncIterator[Services]:
+    """Started services whose computer players move at once, thinking in threads of this
+    process. A test module imports it to use it as its ``services``."""
+    built = Services.build(settings_for(database_url, bot_pause=0.0, bot_workers=0))
+    await built.start()
+    try:
+        yield built
+    finally:
+        await built.close()
 
 
 @dataclass(eq=False)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -20,25 +19,13 @@ from app.store import Player
 from app.store import matches as match_store
 from app.tables import presenter
 from app.tables.authority import TableAuthority
-from tests.support import settings_for
-from tests.tables.helpers import ManualTime, Recorder
+from tests.tables.helpers import ManualTime, Recorder, instant_bot_services  # noqa: F401
 from tests.tables.test_turn_clocks import running, timed_table
 
 GAMES = [
     ("three-hand", {"target": 7}, 3),
     ("four-hand", {"target": 7}, 4),
 ]
-
-
-@pytest.fixture
-async def services(database_url: str) -> AsyncIterator[Services]:
-    """Started services whose computer players move at once."""
-    built = Services.build(settings_for(database_url, bot_pause=0.0, bot_workers=0))
-    await built.start()
-    try:
-        yield built
-    finally:
-        await built.close()
 
 
 async def mixed_table(

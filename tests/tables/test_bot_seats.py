@@ -8,7 +8,7 @@ import logging
 import random
 import re
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -21,20 +21,10 @@ from app.store import Player
 from app.tables import bots as bot_service
 from app.tables.authority import TableAuthority
 from tests.support import settings_for
+from tests.tables.helpers import instant_bot_services  # noqa: F401
 
 WAIT_S = 30.0
 CARD = re.compile(r"\b[AKQJT9][CDHS]\b")
-
-
-@pytest.fixture
-async def services(database_url: str) -> AsyncIterator[Services]:
-    """Started services whose bots answer at once, thinking in threads of this process."""
-    built = Services.build(settings_for(database_url, bot_pause=0.0, bot_workers=0))
-    await built.start()
-    try:
-        yield built
-    finally:
-        await built.close()
 
 
 async def bot_table(

@@ -5,6 +5,7 @@
 //   /leaderboard    the best-rated players of a game, a page at a time
 
 import { call, me, remember } from "./api.js";
+import { challengeButton } from "./challenges.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import "./i18n-accounts.js";
@@ -349,6 +350,7 @@ export function profilePage(root, playerId) {
         "section",
         { class: "profile-page" },
         h("h1", {}, title, sub ? h("small", { class: "muted handle" }, ` ${sub}`) : null),
+        profile.computer || profile.deleted ? null : challengeButton(profile),
         h("div", { class: "panel" }, h("h2", {}, t("ratings_title")), ratingsCard()),
         profile.computer ? null : h("div", { class: "panel" }, h("h2", {}, t("stats_title")), statsCard()),
         profile.recent.length ? h("div", { class: "panel" }, h("h2", {}, t("recent_title")), recentCard()) : null,

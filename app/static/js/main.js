@@ -9,6 +9,7 @@
 
 import { accountPage, leaderboardPage, profilePage } from "./account.js";
 import { me } from "./api.js";
+import { startChallenges } from "./challenges.js";
 import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
@@ -113,3 +114,4 @@ document.addEventListener("click", (event) => {
 });
 window.addEventListener("popstate", route);
 route();
+startChallenges(navigate);

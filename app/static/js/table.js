@@ -5,6 +5,7 @@
 import { ApiError, call, identify, me } from "./api.js";
 import { board, partnerOf, scoreboard, seatPosition, sideNames } from "./board.js";
 import { cardElement, suitIcon } from "./cards.js";
+import { challengeButton } from "./challenges.js";
 import { chatPanel } from "./chat.js";
 import { clockStrip, received, secondsOf, takeoverNotice, tick } from "./clock.js";
 import { banner, h, mount, say, toast } from "./dom.js";
@@ -56,6 +57,7 @@ export function tablePage(root, tableId, navigate) {
   let peekTimer = null;
   const clockTimer = tick(root, () => state.clock);
   let rematchTimer = null; // counts a standing offer's seconds down
+  const challengeBoxes = new Map(); // player id -> its challenge button, at the match's end
   const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
 
   const names = () => (state.table ? seatNames(state.table.seats) : []);
@@ -1062,7 +1064,7 @@ export function tablePage(root, tableId, navigate) {
     const v = state.view;
     const over = s.match || v.match_over;
     const parts = [];
-    if (over) parts.push(...matchEnd(v));
+    if (over) parts.push(...matchEnd(v), ...challengeOthers());
     if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.tricks, over ? "deal-title" : "dialog-title", v.sides));
     if (over) parts.push(dealsTable(v));
     const offer = over ? rematchParts(state.rematch, state.seat, names(), { offer: rematch, decline: declineRematch }) : null;
@@ -1102,6 +1104,16 @@ export function tablePage(root, tableId, navigate) {
       h("h2", { id: "dialog-title", class: "match-title" }, t("match_over")),
       h("p", { class: "winner-line big", "data-testid": "match-winner" }, line),
     ];
+  }
+
+  // The other players of a finished match, each with a button to challenge them again (kept
+  // across redraws, so an open form stays open while the rematch offer counts down).
+  function challengeOthers() {
+    const others = (state.table?.seats || []).filter((s) => s.player_id && s.seat !== state.seat && !s.player_id.startsWith("bot."));
+    return others.map((s) => {
+      if (!challengeBoxes.has(s.player_id)) challengeBoxes.set(s.player_id, challengeButton({ id: s.player_id, name: s.name }));
+      return challengeBoxes.get(s.player_id);
+    });
   }
 
   function dealsTable(v) {
