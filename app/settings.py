@@ -124,6 +124,19 @@ class Settings(BaseSettings):
     analysis_queue: int = Field(default=100, ge=1)
     analysis_worlds: int = Field(default=64, ge=1, le=1000)
 
+    # Pools (quick pairing, docs/pools.md): a wave every POOL_WAVE_SECONDS, give or take
+    # POOL_WAVE_JITTER_SECONDS; the rating difference a waiting player accepts, which grows
+    # by POOL_RANGE_GROWTH per second waited from POOL_RANGE_BASE; the computer offer after
+    # POOL_BOT_AFTER_SECONDS of waiting.
+    pool_wave_seconds: float = Field(default=3.0, gt=0, le=60)
+    pool_wave_jitter_seconds: float = Field(default=0.5, ge=0, le=30)
+    pool_range_base: float = Field(default=100.0, ge=0)
+    pool_range_growth: float = Field(default=50.0, ge=0)
+    pool_bot_after_seconds: float = Field(default=20.0, ge=0)
+    # A player is online while a table socket of its is open or for this many seconds after
+    # its last authenticated request (GET /api/online; a pool takes an offline player out).
+    online_window_seconds: float = Field(default=60.0, gt=0)
+
     # /metrics (Prometheus) and /openapi.json with the /docs page are off on the app port
     # unless turned on (app/api/docs.py says why the docs page stays off in production).
     expose_metrics: bool = False

@@ -23,7 +23,7 @@ import logging
 import math
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -95,6 +95,32 @@ class Online:
             except Exception as exc:  # Redis does not answer: what this worker saw
                 self._warn("counting", exc)
         return len(self._recorded)  # players with a socket open here are never pruned
+
+    async def offline(self, player_ids: Collection[str]) -> set[str]:
+        """Which of these players are offline by the rule ``count`` uses: no table socket
+        open and no sign of life for the window (on every worker, with Redis). Should Redis
+        not answer, nobody is: a courtesy count may guess, taking players out may not."""
+        now = self.clock()
+        quiet = {
+            player_id
+            for player_id in player_ids
+            if player_id not in self._sockets
+            and now - self._recorded.get(player_id, -math.inf) >= self.window
+        }
+        if self.redis_url is None or not quiet:
+            return quiet
+        try:
+            await self._flush()
+            wanted = sorted(quiet)
+            scores = await self._redis().zmscore(KEY, wanted)
+        except Exception as exc:
+            self._warn("looking up", exc)
+            return set()
+        return {
+            player_id
+            for player_id, score in zip(wanted, scores, strict=True)
+            if score is None or now - float(score) >= self.window
+        }
 
     async def keep_up(self) -> None:
         """Record every player with an open socket here again every ``refresh`` seconds."""

@@ -21,10 +21,12 @@ from app.history.analysis import NICE as ANALYSIS_NICE
 from app.history.analysis import AnalysisService
 from app.history.service import HistoryService
 from app.players.accounts import AccountService
-from app.players.online import Online
+from app.players.online import REFRESH, Online
 from app.players.passkeys import PasskeyService, RelyingParty
 from app.players.profiles import ProfileService
 from app.players.revocations import Revocations
+from app.pools.pairing import PairingSettings
+from app.pools.service import PoolService, PoolSettings
 from app.settings import Settings
 from app.store.db import create_engine, session_factory
 from app.tables.bots import BotSeats, process_pool
@@ -51,6 +53,7 @@ class Services:
     passkeys: PasskeyService
     analysis: AnalysisService
     revocations: Revocations
+    pools: PoolService
     challenges: ChallengeService
     relay: Relay | None = None
     sync_interval: float = 2.0
@@ -114,6 +117,9 @@ class Services:
             )
             tables.relay = relay
         metrics.watch(hub.total, tables.live_count)
+        window = settings.online_window_seconds
+        online = Online(settings.redis_url, window=window, refresh=min(REFRESH, window / 4))
+        pools = PoolService(sessions, tables, online, worker, pool_settings(settings))
         history = HistoryService(sessions, settings.history_page_max, settings.replay_cache_bytes)
         revocations = Revocations(sessions)
         if settings.redis_url is not None:
@@ -142,6 +148,7 @@ class Services:
             passkeys=PasskeyService(sessions, RelyingParty.from_settings(settings)),
             analysis=analysis,
             revocations=revocations,
+            pools=pools,
             challenges=ChallengeService(
                 sessions,
                 tables,
@@ -150,7 +157,7 @@ class Services:
             ),
             relay=relay,
             sync_interval=upkeep_interval(settings),
-            online=Online(settings.redis_url),
+            online=online,
         )
 
     async def start(self) -> int:
@@ -166,7 +173,9 @@ class Services:
             self._watcher = asyncio.get_running_loop().create_task(
                 self.tables.keep_leases_periodically(self.sync_interval)
             )
-        return await self.tables.rebuild_live_tables()
+        rebuilt = await self.tables.rebuild_live_tables()
+        self.pools.start()
+        return rebuilt
 
     async def check_database(self) -> None:
         """Raise ``Unavailable`` unless the database answers a trivial query."""
@@ -180,6 +189,7 @@ class Services:
     async def close(self) -> None:
         """Stop the bots and the lease upkeep, hand every table over (giving up its lease),
         stop the relay and the committer and release the database connections."""
+        await self.pools.close()
         await self.bots.close()
         await self.analysis.close()
         for task in (self._watcher, self._evicter, self._online_upkeep):
@@ -202,3 +212,17 @@ def upkeep_interval(settings: Settings) -> float:
     """How often a worker renews its leases and checks the owners it relays to: every
     ``SYNC_INTERVAL`` seconds, and at least three times per lease."""
     return min(settings.sync_interval, settings.lease_seconds / 3)
+
+
+def pool_settings(settings: Settings) -> PoolSettings:
+    """The pools' waves, leases and pairing as the settings say."""
+    return PoolSettings(
+        wave_seconds=settings.pool_wave_seconds,
+        jitter_seconds=settings.pool_wave_jitter_seconds,
+        lease_seconds=settings.lease_seconds,
+        pairing=PairingSettings(
+            base_range=settings.pool_range_base,
+            growth_per_second=settings.pool_range_growth,
+            bot_after_seconds=settings.pool_bot_after_seconds,
+        ),
+    )

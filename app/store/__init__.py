@@ -1,7 +1,7 @@
 """Persistence: SQLAlchemy models and query functions. Never commits on its own.
 
 Query modules: ``players``, ``passkeys``, ``tables``, ``matches``, ``ratings``, ``chat``,
-``challenges``.
+``challenges``, ``pools``.
 ``db`` builds engines and sessions.
 """
 
@@ -19,6 +19,9 @@ from app.store.models import (
     PasskeyChallenge,
     Player,
     PlayerToken,
+    PoolEntry,
+    PoolLease,
+    PoolSeating,
     Rating,
     RatingChange,
     Table,
@@ -39,6 +42,9 @@ __all__ = [
     "PasskeyChallenge",
     "Player",
     "PlayerToken",
+    "PoolEntry",
+    "PoolLease",
+    "PoolSeating",
     "Rating",
     "RatingChange",
     "Table",

@@ -343,6 +343,51 @@ class MatchAnalysis(Base):
     moves: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
 
 
+class PoolEntry(Base):
+    """A player waiting in a pool (``app/pools``): one pool per player at a time. ``id`` is
+    new at every join, so a wave that read an entry seats it only while that same entry is
+    still there. ``rating`` is the player's in the pool's ``family`` (a guest's is the
+    starting rating); ``joined_at`` and times of pools are seconds since the epoch."""
+
+    __tablename__ = "pool_entries"
+    __table_args__ = (UniqueConstraint("id", name="uq_pool_entries_id"),)
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    id: Mapped[str] = mapped_column(String(32))
+    pool_id: Mapped[str] = mapped_column(String(32), index=True)
+    account: Mapped[bool] = mapped_column(Boolean)
+    rating: Mapped[float] = mapped_column(Float)
+    family: Mapped[str] = mapped_column(String(16))
+    joined_at: Mapped[float] = mapped_column(Float)
+    last_opponents: Mapped[list[Any]] = mapped_column(JSON)
+
+
+class PoolSeating(Base):
+    """The table a pool last seated a player at (its way there), how long it had waited,
+    and who it sat with."""
+
+    __tablename__ = "pool_seatings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    pool_id: Mapped[str] = mapped_column(String(32))
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))
+    seated_at: Mapped[float] = mapped_column(Float)
+    waited: Mapped[float] = mapped_column(Float)
+    opponents: Mapped[list[Any]] = mapped_column(JSON)
+
+
+class PoolLease(Base):
+    """The lease of a pool: the worker that runs its waves, until when, and the fencing
+    epoch every acquisition moves up and every seating checks (as a table's lease)."""
+
+    __tablename__ = "pool_leases"
+
+    pool_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
 class Challenge(Base):
     """One player's challenge to another (``challenged_id`` None: an open challenge that
     anyone holding its link may accept) to a game of ``variant`` with ``options``.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from app.bots import LEVELS
@@ -61,6 +61,15 @@ Write = Callable[[AsyncSession, str], Awaitable[None]]
 """A write joined to a new table's transaction, given the table's id."""
 YOUR_TABLES = 50
 """How many of a player's own open and live tables ``tables_of`` lists."""
+
+
+Claim = Callable[[AsyncSession, str], Awaitable[bool]]
+"""What a pool does in the transaction that opens its table: take its entries (False: they
+are gone, open nothing)."""
+
+
+class _Refused(Exception):
+    """The claim of a table being opened was refused: roll its transaction back."""
 
 
 class TableService(TableRegistry):
@@ -185,6 +194,65 @@ class TableService(TableRegistry):
         if len(authority.seats) == authority.seat_count:
             await self._start_full_table(authority)
         return self.table_json(authority, player.id)
+
+    async def open_seated_table(
+        self,
+        players: Sequence[str],
+        variant: str,
+        claim: Claim,
+        *,
+        rated: bool,
+        clock: str,
+        bots: dict[int, str] | None = None,
+        start: bool = True,
+    ) -> str | None:
+        """A new public table of ``variant`` (default options) with ``players`` in seats 0,
+        1, ... and ``bots`` (seat -> level) in the seats after them, opened for a pool. Its
+        rows are written in one transaction with ``claim(session, table_id)`` (which takes
+        the pool's entries); when that answers False, nothing is written and the answer is
+        None. Then, unless ``start`` is False (the caller starts it with ``start_if_full``),
+        the match starts through the table's actor (``StartFull``). The new table's id."""
+        rules = rules_for_table(variant, {})
+        bots = bots or {}
+        await self._ensure_bot_players(bots)
+        table_id = identity.new_id()
+        try:
+            async with self.sessions.begin() as session:
+                await table_store.add_table(
+                    session,
+                    id=table_id,
+                    invite_code=secrets.token_urlsafe(6),
+                    variant=rules.variant,
+                    options=rules.options(),
+                    visibility="public",
+                    spectators=True,
+                    history="after_match",
+                    seats=seat_count(rules),
+                    created_by=players[0],
+                    rated=rated,
+                    clock=clock,
+                    on_timeout="takeover",
+                )
+                await fairness.seed_new_table(session, table_id, players[0], None, self.new_seed)
+                for seat, player_id in enumerate(players):
+                    await table_store.take_seat(session, table_id, seat, player_id)
+                for seat, level in bots.items():
+                    await table_store.take_seat(session, table_id, seat, bot_player_id(level, seat))
+                if not await claim(session, table_id):
+                    raise _Refused
+        except _Refused:
+            return None
+        if start:
+            await self.start_if_full(table_id)
+        return table_id
+
+    async def start_if_full(self, table_id: str) -> None:
+        """Start the match of a table whose seats are all taken and whose match has not
+        started (``StartFull`` at its owner: nothing at a table under way)."""
+        try:
+            await self.send(table_id, StartFull(), None)
+        except ServiceError as error:  # the pool's next wave tries again (pools.service)
+            log.warning("table %s did not start: %s", table_id, error.code)
 
     async def offer_seed(self, player: Player) -> dict[str, str]:
         """The commitment to a server seed kept for the next table this player opens, so that

@@ -2,7 +2,7 @@
 until accepted, declined, cancelled or expired
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-11-28
 """
 
@@ -13,7 +13,7 @@ from alembic import op
 
 
 revision: str = '0011'
-down_revision: str | None = '0009'
+down_revision: str | None = '0010'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
