@@ -228,6 +228,8 @@ async def every_seat_acts(base: str, table_id: str, tokens: list[str]) -> int | 
     a clock shorter than a move's round trip aborted the match on the way."""
     clients = [await Client.open(base, table_id, token) for token in tokens]
     try:
+        if any(welcome["view"] is None for _, welcome in clients):
+            return None  # the clock ran out before every socket was open: aborted already
         legal = {seat: welcome["view"]["legal"] for seat, (_, welcome) in enumerate(clients)}
         version, abortable = clients[0][1]["version"], clients[0][1]["abortable"]
         while abortable:

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import shot
 from tests.e2e.play import dismiss_summary, summary_shown, version_of
@@ -25,6 +26,34 @@ def wait_for_move(page: Page, before: int) -> None:
     expect(page.locator(".table-page")).not_to_have_attribute(
         "data-version", str(before), timeout=30_000
     )
+
+
+# Pressed and measured in one step in the page: a computer player's move redraws the middle
+# (two separate reads can fall on either side of a redraw), and a claim can end the deal and
+# take the last trick (and its button) away in between.
+PEEK_AND_MEASURE = """() => {
+    const button = document.querySelector("button[aria-pressed]");
+    if (button && button.getAttribute("aria-pressed") === "false") button.click();
+    const box = (el) => el && el.getClientRects().length ? el.getBoundingClientRect() : null;
+    const peek = box(document.querySelector("[data-testid=peek]"));
+    const label = box(document.querySelector(".trump-label"));
+    return peek && label ? {peek: peek.toJSON(), label: label.toJSON()} : null;
+}"""
+
+
+def open_the_peek_narrow(page: Page) -> dict[str, Any] | None:
+    """At a narrow width (the middle squeezed between the seats), open the last trick's peek;
+    where the peek and the trump's label are then, or None if the deal moved on meanwhile.
+    Clicked in the page: at this width the turn's sticky buttons can sit over the peek's
+    button wherever Playwright would scroll it to."""
+    page.set_viewport_size({"width": 600, "height": 900})
+    try:
+        found: dict[str, Any] = page.wait_for_function(
+            PEEK_AND_MEASURE, timeout=10_000
+        ).json_value()
+    except PlaywrightTimeout:
+        return None
+    return found
 
 
 def act(page: Page, rng: random.Random) -> None:
@@ -250,10 +279,13 @@ def test_four_seats_show_whole_names_and_the_last_trick_beside_the_trump(
     )
     assert cut == [], f"names cut short: {cut}"
     rng = random.Random(5)
-    peek_button = page.get_by_role("button", name="Last trick")
+    boxes = None
     for _ in range(80):
-        if peek_button.count():
-            break
+        if page.locator("button[aria-pressed]").count():  # a trick is finished: peek at it
+            boxes = open_the_peek_narrow(page)
+            if boxes is not None:
+                break
+            page.set_viewport_size({"width": 1280, "height": 800})  # the deal moved on
         if summary_shown(page):  # everybody passed: the next deal
             dismiss_summary(page)
             continue
@@ -261,23 +293,7 @@ def test_four_seats_show_whole_names_and_the_last_trick_beside_the_trump(
         if my_turn(page):
             act(page, rng)
         wait_for_move(page, before)
-    assert peek_button.count(), "no trick was finished"
-    page.set_viewport_size({"width": 600, "height": 900})  # a narrow middle between the seats
-    # Clicked as an event: at this width the turn's sticky buttons can sit over the peek's
-    # button wherever Playwright scrolls it to; what is checked here is where the peek opens.
-    peek_button.dispatch_event("click")
-    # Both measured in one step in the page: a computer player's move redraws the middle, so
-    # two separate reads can fall on either side of a redraw.
-    boxes = page.wait_for_function(
-        """() => {
-            const box = (el) =>
-                el && el.getClientRects().length ? el.getBoundingClientRect() : null;
-            const peek = box(document.querySelector("[data-testid=peek]"));
-            const label = box(document.querySelector(".trump-label"));
-            return peek && label ? {peek: peek.toJSON(), label: label.toJSON()} : null;
-        }""",
-        timeout=15_000,
-    ).json_value()
+    assert boxes is not None, "no trick was finished"
     peek, label = boxes["peek"], boxes["label"]
     apart = (
         peek["x"] >= label["x"] + label["width"]
