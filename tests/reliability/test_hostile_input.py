@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.engine.reducer import fold
 from tests.reliability.server import module_server, post, unhandled_errors
 from tests.support import Client
 
@@ -124,13 +125,6 @@ async def drain(client: Client) -> None:
         pass
 
 
-async def fresh_view(base: str, table_id: str, token: str | None) -> dict[str, Any]:
-    """The view a new connection is welcomed with (the connection is closed again)."""
-    fresh, welcome = await Client.open(base, table_id, token)
-    await fresh.close()
-    return dict(welcome["view"])
-
-
 def honest(legal: list[dict[str, Any]]) -> dict[str, Any]:
     """The honest players' move: bid the lowest level when nobody has bid, else pass, so the
     bidding ends at once; otherwise the first legal action."""
@@ -184,11 +178,18 @@ async def hostile_match(
                 seen.append(await clients[mover].recv())
             version += 1
             assert seen[-1]["version"] == version  # the update came first, then the ack
-            assert [f["version"] for f in seen if f["type"] == "update"] == [version]
-            for client in clients[:mover] + clients[mover + 1 :]:
-                assert (await client.recv_until("update"))["version"] == version
-            views = [await fresh_view(base, table["id"], t) for t in (*tokens, None)]
+            updates = [f for f in seen if f["type"] == "update"]
+            assert [f["version"] for f in updates] == [version]
+            for seat, client in enumerate(clients):
+                update = updates[0] if seat == mover else await client.recv_until("update")
+                assert update["version"] == version
+                # The next step's fresh welcomes are checked against these folded pictures.
+                views[seat] = fold(views[seat], update)
         assert views[0]["match_over"], "the honest players' match did not finish"
+        for seat, token in enumerate((*tokens, None)):
+            fresh, welcome = await Client.open(base, table["id"], token)
+            assert welcome["view"] == views[seat], "a folded picture differs from a welcome"
+            await fresh.close()
         for path in (f"/api/tables/{table['id']}", f"/api/matches/{table['match_id']}/log"):
             assert (await http.get(path)).status_code == 200
         for client in clients:
