@@ -6,6 +6,10 @@ browser test pays that a hundred times. Here a fork server (``multiprocessing``'
 ``forkserver``, one per test process) imports the server once; each test server is a fork of
 it that reads its environment afresh and runs ``talon serve`` exactly as the command line
 does. ``ServerProcess`` answers the part of ``subprocess.Popen`` the tests use.
+
+The fork server imports the starting process's main module too (as ``multiprocessing``
+does), so a script run as ``python script.py`` that uses ``ServerProcess`` must keep its work
+under ``if __name__ == "__main__":``.
 """
 
 from __future__ import annotations
