@@ -6,12 +6,15 @@ from __future__ import annotations
 import random
 import re
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import Server, shot
+from tests.e2e.conftest import Server, serve, shot
 from tests.e2e.drive import live_table, never, play, sit_as
 
 
@@ -25,13 +28,22 @@ def step_to_advice(page: Page) -> None:
     expect(advice).to_be_visible()
 
 
-def wait_for_analysis(url: str, match_id: int, timeout_s: float = 120.0) -> None:
+def wait_for_analysis(url: str, match_id: int, timeout_s: float = 600.0) -> None:
     """Wait until the server has stored the match's analysis (the expert's search takes
-    seconds per decision in the background worker, more on a loaded machine)."""
+    seconds per decision in the background worker, which runs at a lower priority: on a
+    loaded machine it gets the processor last)."""
     deadline = time.monotonic() + timeout_s
     while httpx.get(f"{url}/api/matches/{match_id}/analysis").status_code != 200:
         assert time.monotonic() < deadline, "the analysis was not stored in time"
         time.sleep(0.5)
+
+
+@pytest.fixture
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+    """A server whose analysis samples fewer worlds per decision (the page shows the same
+    kinds of advice; the search is shorter)."""
+    monkeypatch.setenv("ANALYSIS_WORLDS", "16")
+    yield from serve(tmp_path, monkeypatch, "127.0.0.1")
 
 
 def test_the_replay_shows_the_advice_on_each_move(new_page: Any, server: Server) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -56,11 +57,7 @@ def test_a_clock_runs_out_a_computer_player_takes_over_and_the_player_reclaims_t
     assert in_thread(lambda: asyncio.run(every_seat_acts(base, table["id"], tokens)))
     expect(anna.locator(".hand.mine .card")).to_have_count(6)
     pages = [anna, take_seat(new_page("bela"), table, players[1])]
-    on_move = next(
-        seat
-        for seat, page in enumerate(pages)
-        if page.locator(".table-page[data-my-turn=true]").count()
-    )
+    on_move = seat_on_move(pages)
     stays, leaves = pages[1 - on_move], pages[on_move]
     name = players[on_move]["name"]
     clock = stays.get_by_test_id("clock")
@@ -90,6 +87,18 @@ def test_a_clock_runs_out_a_computer_player_takes_over_and_the_player_reclaims_t
     expect(back.get_by_test_id("taken-over")).to_have_count(0)
     expect(back.locator(".hand.mine .card").first).to_be_visible()
     expect(stays.locator(f".seat[data-seat='{on_move}']")).to_contain_text(name)
+
+
+def seat_on_move(pages: list[Page]) -> int:
+    """The seat whose page says it is on move, waiting until one does (a page draws the
+    match's updates when its socket and the machine get to it)."""
+    deadline = time.monotonic() + 60
+    while True:
+        for seat, page in enumerate(pages):
+            if page.locator(".table-page[data-my-turn=true]").count():
+                return seat
+        assert time.monotonic() < deadline, "no page says its player is on move"
+        pages[0].wait_for_timeout(100)
 
 
 def open_as_spectator(new_page: Any, player: dict[str, Any], table_id: str) -> Page:

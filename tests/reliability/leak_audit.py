@@ -323,7 +323,10 @@ async def run_audit(
         totals["frames"] += audit(played, manual)
         totals["matches"] += 1
 
-    with served(tmp_path / "talon.db", port, log, LOG_LEVEL="warning"):
+    # Public tables run a turn clock; an hour a move keeps its frames in the audit without
+    # a loaded machine's stall handing a seat to a computer player in the middle of a match.
+    clock = {"CLOCK_MOVE_SECONDS": "3600"}
+    with served(tmp_path / "talon.db", port, log, LOG_LEVEL="warning", **clock):
         await wait_healthy(base)
         limits = httpx.Limits(max_connections=CONCURRENT)
         async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, limits=limits) as http:

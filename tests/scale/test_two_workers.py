@@ -135,7 +135,9 @@ def check_logs(lines: list[str], table_id: str, secrets: list[str]) -> int:
         for secret in secrets:
             assert secret not in line, f"a secret in a log line: {line}"
         assert not CARD.search(line), f"a card in a log line: {line}"
-        if table_id in line:
+        # A slow request's line names its path, which may hold the table's id; it is about
+        # the request (a loaded machine writes them), not about the table.
+        if table_id in line and entry.get("logger") != "app.api.slow_requests":
             about += 1
             assert entry.get("table_id") == table_id, line
             assert isinstance(entry.get("version"), int), line
