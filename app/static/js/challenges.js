@@ -1,8 +1,10 @@
 // Challenges: the button that challenges a player (on a profile, and next to a name at a finished
 // table), and the panel of challenges in the corner of every page: those made to you, with accept
-// and decline (a sound and a flashing title when one arrives), and your own, with cancel. There is
-// no socket per player: the panel asks GET /api/challenges every few seconds while the page is in
-// view. A link `/?challenge=<id>` shows that open challenge to whoever follows it.
+// and decline (a sound and a flashing title when one arrives), and your own, with cancel. The
+// player socket (notices.js) tells the page at once of a challenge made to it or answered; the
+// panel then reads GET /api/challenges, as it does whenever the socket opens and, should a
+// notice be lost, every half minute while the page is in view. A link `/?challenge=<id>` shows
+// that open challenge to whoever follows it.
 
 import { call, identify, me } from "./api.js";
 import { h, mount, toast } from "./dom.js";
@@ -11,7 +13,7 @@ import "./i18n-challenges.js";
 import { t } from "./i18n.js";
 import { sound } from "./sounds.js";
 
-const EVERY_MS = 3000;
+const EVERY_MS = 30000;
 const FLASH_MS = 1000;
 let go = (path) => location.assign(path);
 let timer = null;
@@ -30,6 +32,8 @@ export function startChallenges(navigate) {
   if (id) showLinked(id);
   document.addEventListener("visibilitychange", poll);
   window.addEventListener("talon:identity", poll);
+  window.addEventListener("talon:notices-open", poll);
+  window.addEventListener("talon:notice", (event) => notice(event.detail));
   window.addEventListener("focus", stopFlash);
   poll();
 }
@@ -50,6 +54,17 @@ async function poll() {
     render();
   }
   timer = setTimeout(poll, EVERY_MS);
+}
+
+/** A notice of the player socket: a challenge made to you or answered. */
+function notice(frame) {
+  if (!frame.type.startsWith("challenge_")) return;
+  const c = frame.challenge;
+  if (frame.type !== "challenge_received" && c.challenger.id === me()?.id) {
+    waiting.delete(c.id);
+    ended(c);
+  }
+  poll();
 }
 
 function announce() {
