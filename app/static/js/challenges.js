@@ -230,34 +230,78 @@ function render() {
   mount(el, h("h2", {}, t("challenges_title")), h("ul", {}, items));
 }
 
+// The house rules a challenge offers (as the lobby's new table does), when its game lets a table
+// change them, and the clocks of a table.
+const FORM_OPTIONS = ["target", "claim", "close_fail"];
+const TARGETS = [7, 10];
+const CLOCKS = ["auto", "none", "move", "correspondence"];
+
 async function twoSeatGames() {
   const { variants } = await call("GET", "/api/variants");
-  return variants.filter((v) => v.seats.length === 1 && v.seats[0] === 2).map((v) => v.variant);
+  return variants.filter((v) => v.seats.includes(2));
 }
 
-/** A "Challenge" button for `player` ({id, name, handle?}), with its small form: the game and,
- *  between two accounts, rated or not. Null for yourself, or when you have no identity yet. */
+function choice(name, label, values, chosen) {
+  return h(
+    "label",
+    { class: "field" },
+    h("span", {}, label),
+    h("select", { name, "aria-label": label }, values.map(([value, text]) => h("option", { value, selected: value === chosen }, text))),
+  );
+}
+
+/** The chosen game's house rules, each with its values (the target: a few usual ones beside the
+ *  game's own). */
+function optionChoices(game) {
+  return FORM_OPTIONS.filter((option) => option in game.options).map((option) => {
+    const chosen = String(game.defaults[option]);
+    if (option === "target") {
+      const targets = [...new Set([...TARGETS, game.defaults.target])].sort((a, b) => a - b);
+      return choice(option, t(option), targets.map((n) => [String(n), t("target_points", { n })]), chosen);
+    }
+    return choice(option, t(option), game.options[option].values.map((c) => [c, t(`${option}_${c}`)]), chosen);
+  });
+}
+
+/** A "Challenge" button for `player` ({id, name, handle?}), with its small form: the game, its
+ *  house rules, the clock and, between two accounts, rated or not. Null for yourself, or when
+ *  you have no identity yet. */
 export function challengeButton(player) {
   const self = me();
   if (!self || self.id === player.id) return null;
   const box = h("span", { class: "challenge-button" });
   const open = button(t("challenge_player", { name: player.name }), async () => {
-    const games = await twoSeatGames().catch(() => ["sixty-six"]);
+    const games = await twoSeatGames().catch(() => [{ variant: "sixty-six", options: {}, defaults: {} }]);
+    const rules = h("span", { class: "challenge-rules" });
+    const showRules = (variant) => mount(rules, optionChoices(games.find((g) => g.variant === variant) ?? games[0]));
     const form = h(
       "form",
-      { class: "challenge-form", onsubmit: (e) => (e.preventDefault(), send(player, form, box)) },
-      h("select", { name: "variant", "aria-label": t("challenge_game") }, games.map((v) => h("option", { value: v }, t(`variant_${v}`)))),
+      { class: "challenge-form", onsubmit: (e) => (e.preventDefault(), send(player, form, box, games)) },
+      choice("variant", t("challenge_game"), games.map((g) => [g.variant, t(`variant_${g.variant}`)]), games[0].variant),
+      rules,
+      choice("clock", t("clock"), CLOCKS.map((c) => [c, t(`clock_${c}`)]), "auto"),
       self.handle && player.handle ? h("label", {}, h("input", { type: "checkbox", name: "rated" }), ` ${t("challenge_rated")}`) : null,
       h("button", { type: "submit", class: "button small" }, t("challenge_send")),
     );
+    form.elements.variant.addEventListener("change", (e) => showRules(e.target.value));
+    showRules(games[0].variant);
     mount(box, form);
   });
   mount(box, open);
   return box;
 }
 
-async function send(player, form, box) {
-  const body = { player_id: player.id, variant: form.elements.variant.value, rated: Boolean(form.elements.rated?.checked) };
+async function send(player, form, box, games) {
+  const variant = form.elements.variant.value;
+  const game = games.find((g) => g.variant === variant);
+  const options = {};
+  for (const option of FORM_OPTIONS) {
+    const field = form.elements[option];
+    if (field && game && option in game.options) options[option] = option === "target" ? Number(field.value) : field.value;
+  }
+  if (game && "players" in game.options) options.players = 2;
+  const clock = form.elements.clock.value;
+  const body = { player_id: player.id, variant, options, rated: Boolean(form.elements.rated?.checked), ...(clock === "auto" ? {} : { clock }) };
   try {
     await call("POST", "/api/challenges", body);
     mount(box, h("span", { class: "muted" }, t("challenge_sent", { name: player.name })));
