@@ -37,6 +37,7 @@ from app.players.online import Online
 from app.pools.catalogue import POOL_CLOCK, POOLS, Pool, pool_by_id
 from app.pools.pairing import (
     Entry,
+    Group,
     PairingSettings,
     Wave,
     acceptable_range,
@@ -55,6 +56,8 @@ GUEST_RATING = 1500.0
 """The rating a guest is paired by, and an account not yet rated in the pool's family."""
 STARTS_AT_ONCE = 8
 """How many of a wave's new tables start their matches at once."""
+OPENS_AT_ONCE = 8
+"""How many of a wave's tables are being opened (each its own transaction) at once."""
 RESTART_LOOKBACK = 600.0
 """How far back (seconds) a pool's new owner looks for its tables that never started."""
 
@@ -266,23 +269,29 @@ class PoolService:
 
     async def seat(self, plan: Plan, epoch: int | None) -> list[str]:
         """Open a table for every group of the plan whose entries are all still there (under
-        the lease ``epoch``, when given), then start them, a few at a time: a table is
-        announced once its transaction commits; the new tables' ids."""
-        opened = []
-        for group in plan.wave.groups:
+        the lease ``epoch``, when given), ``OPENS_AT_ONCE`` transactions at a time, the
+        longest waiting first, then start them, a few at a time: a table is announced once
+        its transaction commits; the new tables' ids."""
+        opening = asyncio.Semaphore(OPENS_AT_ONCE)
+
+        async def open_group(group: Group) -> str | None:
             rows = [plan.entries[player_id] for player_id in group.players]
             claim = self._claim(plan.pool, rows, epoch)
-            table_id = await self.tables.open_seated_table(
-                group.players,
-                plan.pool.variant,
-                claim,
-                rated=group.rated,
-                clock=POOL_CLOCK,
-                start=False,
-            )
+            async with opening:
+                table_id = await self.tables.open_seated_table(
+                    group.players,
+                    plan.pool.variant,
+                    claim,
+                    rated=group.rated,
+                    clock=POOL_CLOCK,
+                    start=False,
+                )
             if table_id is not None:
-                opened.append(table_id)
                 self._seated(plan.pool, group.players, table_id)
+            return table_id
+
+        found = await asyncio.gather(*(open_group(group) for group in plan.wave.groups))
+        opened = [table_id for table_id in found if table_id is not None]
         starting = asyncio.Semaphore(STARTS_AT_ONCE)
 
         async def start(table_id: str) -> None:
