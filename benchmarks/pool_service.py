@@ -45,6 +45,8 @@ class WaveParts:
     opening: float = 0.0
     starting: float = 0.0
     tables: list[float] = field(default_factory=list)  # each table's opening
+    seating_from: float = 0.0  # when the wave began opening its tables (perf_counter)
+    opened_by: float = 0.0  # when the last table was opened (perf_counter)
 
 
 def instrument(services: Services, pool: Pool, parts: list[WaveParts]) -> None:
@@ -56,7 +58,7 @@ def instrument(services: Services, pool: Pool, parts: list[WaveParts]) -> None:
     def timed_pairing(*args: Any, **kwargs: Any) -> Any:
         started = time.perf_counter()
         wave = pair_wave(*args, **kwargs)
-        if args[0].id == pool.id:
+        if args[0].id == pool.id and parts:
             parts[-1].matching = time.perf_counter() - started
         return wave
 
@@ -75,15 +77,18 @@ def instrument(services: Services, pool: Pool, parts: list[WaveParts]) -> None:
         started = time.perf_counter()
         opened = await open_seated(*args, **kwargs)
         if parts:
-            parts[-1].tables.append(time.perf_counter() - started)
+            parts[-1].opened_by = time.perf_counter()
+            parts[-1].tables.append(parts[-1].opened_by - started)
         return opened
 
     async def timed_seat(plan_: Any, epoch: int | None) -> list[str]:
         started = time.perf_counter()
+        if plan_.pool.id == pool.id:
+            parts[-1].seating_from = started
         opened = await seat(plan_, epoch)
         if plan_.pool.id == pool.id:
             part = parts[-1]
-            part.opening = sum(part.tables)
+            part.opening = max(0.0, part.opened_by - started)
             part.starting = time.perf_counter() - started - part.opening
         return opened
 
@@ -100,6 +105,8 @@ def report_waves(parts: list[WaveParts]) -> None:
         if not part.waiting:
             continue
         each = sum(part.tables) / len(part.tables) * 1000 if part.tables else 0.0
+        if not part.opening and part.tables:  # the run ended while the wave started its tables
+            part.opening = part.opened_by - part.seating_from
         print(
             f"    {n:2d}: {part.waiting:4d} waiting, {part.groups:3d} groups: "
             f"{part.reading:5.2f} + {part.matching:5.2f} + {part.opening:5.2f} "
