@@ -180,3 +180,16 @@ async def test_a_socket_without_a_good_token_is_closed_with_4001(
         with pytest.raises(ConnectionClosed) as closed:
             await _within(socket.recv())
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4001
+
+
+async def test_a_message_other_than_ping_is_answered_with_an_error_and_the_socket_stays(
+    database_url: str,
+) -> None:
+    async with site(database_url) as (api, base):
+        anna = await api.player("Anna")
+        async with sockets(base, anna) as (to_anna,):
+            await to_anna.socket.send("{not json")
+            assert (await to_anna.recv())["code"] == "bad_json"
+            await to_anna.socket.send(json.dumps({"type": "action", "action": {}}))
+            assert (await to_anna.recv())["code"] == "unknown_type"
+            await to_anna.heard_nothing()  # still open, and answering
