@@ -11,9 +11,7 @@ revoked, and then only answers ``ping``; the frames come from ``Notices``
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
@@ -24,9 +22,9 @@ from app.api.ws import (
     CLOSE_BAD_HELLO,
     CLOSE_BAD_TOKEN,
     CLOSE_TOO_MANY,
-    CLOSE_TOO_SLOW,
     CLOSE_TRY_LATER,
     UNAVAILABLE,
+    Connection,
     close,
     error_frame,
     parse,
@@ -41,56 +39,6 @@ from app.store import Player
 
 log = logging.getLogger(__name__)
 router = APIRouter()
-
-
-class PlayerConnection:
-    """One open player socket: a bounded queue of notices drained by its own task."""
-
-    def __init__(self, websocket: WebSocket, limit: int) -> None:
-        self.websocket = websocket
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(limit)
-        self.closing = False
-        self._pump: asyncio.Task[None] | None = None
-
-    def send(self, frame: dict[str, Any]) -> None:
-        """Queue a frame; a page this far behind is closed with 4008 (it reads the REST
-        answers again when it reconnects)."""
-        if self.closing:
-            return
-        try:
-            self.queue.put_nowait(frame)
-        except asyncio.QueueFull:
-            self._close(CLOSE_TOO_SLOW, "too far behind; reconnect")
-
-    def revoke(self) -> None:
-        """Its token was revoked: close with 4001."""
-        self._close(CLOSE_BAD_TOKEN, "token revoked")
-
-    def start(self) -> None:
-        self._pump = asyncio.get_running_loop().create_task(self._drain())
-
-    async def stop(self) -> None:
-        if self._pump is not None:
-            self._pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._pump
-
-    async def _drain(self) -> None:
-        while True:
-            await self.websocket.send_json(await self.queue.get())
-
-    def _close(self, code: int, reason: str) -> None:
-        if not self.closing:
-            self.closing = True
-            asyncio.get_running_loop().create_task(self._closed(code, reason))
-
-    async def _closed(self, code: int, reason: str) -> None:
-        await self.stop()
-        if code == CLOSE_BAD_TOKEN:
-            frame = error_frame("bad_token", "The token was signed out, or its player deleted.")
-            await refuse(self.websocket, code, frame, reason)
-        else:
-            await close(self.websocket, code, reason)
 
 
 async def greet_player(
@@ -161,7 +109,8 @@ async def serve_player(websocket: WebSocket, settings: Settings) -> None:
     if greeted is None:
         return
     player, token = greeted
-    connection = PlayerConnection(websocket, settings.ws_send_queue)
+    # A table socket's connection: a bounded queue (4008 past it), 4001 once revoked.
+    connection = Connection(websocket, settings.ws_send_queue, player.id)
     connection.start()
     connection.send({"type": "welcome", "player_id": player.id})
     services.notices.listen(player.id, connection)

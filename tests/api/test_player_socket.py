@@ -16,6 +16,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from tests.api.test_accounts import account
 from tests.api.test_challenges_api import answer, challenge
 from tests.api.test_pools_api import FAST
 from tests.support import Api, live_server, settings_for
@@ -193,3 +194,18 @@ async def test_a_message_other_than_ping_is_answered_with_an_error_and_the_socke
             await to_anna.socket.send(json.dumps({"type": "action", "action": {}}))
             assert (await to_anna.recv())["code"] == "unknown_type"
             await to_anna.heard_nothing()  # still open, and answering
+
+
+async def test_signing_out_closes_the_player_socket_of_that_token_with_4001(
+    database_url: str,
+) -> None:
+    async with site(database_url) as (api, base):
+        anna = await account(api)
+        socket = await PlayerSocket.open(base, anna["token"])
+        headers = {"Authorization": f"Bearer {anna['token']}"}
+        signed_out = await api.client.post("/api/accounts/sign-out", headers=headers)
+        assert signed_out.status_code == 204, signed_out.text
+        assert (await socket.recv())["code"] == "bad_token"
+        with pytest.raises(ConnectionClosed) as closed:
+            await socket.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4001
