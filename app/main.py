@@ -18,7 +18,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import api_router, docs, limits, metrics
+from app.api import api_router, docs, limits, metrics, player_socket
 from app.api import chat as chat_api
 from app.api import errors as api_errors
 from app.api.body_limit import BodyLimit
@@ -72,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     api_errors.install(app)
     limits.install(app, settings)
     app.include_router(api_router)
+    app.include_router(player_socket.router)
     if settings.expose_metrics:
         app.include_router(metrics.router)
     if settings.expose_api_docs:

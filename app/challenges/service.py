@@ -5,10 +5,18 @@ with the challenger in seat 0 and the acceptor in seat 1; the challenge is marke
 that same transaction by a conditional update, so of two acceptances racing exactly one opens
 a table, and a refused one opens none. The table's match then starts through its actor's
 ``StartFull`` command, like any table opened with every seat taken.
+
+Each player of a challenge hears of it on its open pages (``Notices``, the player socket):
+the challenged player when it is made, both when it is accepted, declined, cancelled or
+expires (a timer of the worker that took the challenge; a challenge stays expired by its
+stored time whatever becomes of the timer).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +28,7 @@ from app.common.errors import Conflict, Invalid, NotFound
 from app.common.rules import rules_for_table, seat_count
 from app.players import identity, names
 from app.players.bot_players import bot_level
+from app.players.notices import Notices
 from app.store import Challenge, Player
 from app.store import challenges as challenge_store
 from app.store import players as player_store
@@ -28,6 +37,7 @@ from app.tables.clocks import MODES
 from app.tables.service import TableService
 
 Clock = Callable[[], float]
+log = logging.getLogger(__name__)
 
 
 class _Taken(Exception):
@@ -45,12 +55,15 @@ class ChallengeService:
         seconds: float,
         max_pending: int,
         clock: Clock = time.time,
+        notices: Notices | None = None,
     ) -> None:
         self.sessions = sessions
         self.tables = tables
         self.seconds = seconds
         self.max_pending = max_pending
         self.clock = clock
+        self.notices = notices or Notices()
+        self._expiries: dict[str, asyncio.Task[None]] = {}
 
     async def create(
         self,
@@ -92,7 +105,12 @@ class ChallengeService:
                 rated=rated,
                 expires_at=now + self.seconds,
             )
-            return await self._json(session, row, now)
+            shown = await self._json(session, row, now)
+        self._tell("received", shown)
+        self._expiries[row.id] = asyncio.get_running_loop().create_task(
+            self._expire(row.id, self.seconds)
+        )
+        return shown
 
     async def mine(self, player: Player) -> dict[str, list[dict[str, Any]]]:
         """The pending challenges ``player`` received (``incoming``) and made
@@ -151,16 +169,61 @@ class ChallengeService:
             rules.check_pending(row, now)
             raise _answered() from None
         answer = await self.get(player, challenge_id)
+        self._tell("accepted", answer)
         answer["table"] = await self.tables.get_table(table["id"], player.id)
         return answer
 
     async def decline(self, player: Player, challenge_id: str) -> dict[str, Any]:
         """The challenged player declines."""
-        return await self._settle(player, challenge_id, rules.DECLINED, rules.check_decliner)
+        answer = await self._settle(player, challenge_id, rules.DECLINED, rules.check_decliner)
+        self._tell("declined", answer)
+        return answer
 
     async def cancel(self, player: Player, challenge_id: str) -> dict[str, Any]:
         """The challenger withdraws its challenge."""
-        return await self._settle(player, challenge_id, rules.CANCELLED, rules.check_canceller)
+        answer = await self._settle(player, challenge_id, rules.CANCELLED, rules.check_canceller)
+        self._tell("cancelled", answer)
+        return answer
+
+    async def close(self) -> None:
+        """Stop the expiry timers (a challenge expires by its stored time all the same)."""
+        tasks, self._expiries = list(self._expiries.values()), {}
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _tell(self, what: str, challenge: dict[str, Any]) -> None:
+        """Tell both players (the challenger, and the challenged when named) that the
+        challenge was ``what``: ``challenge_received`` goes to the challenged only."""
+        if what != "received":
+            timer = self._expiries.pop(challenge["id"], None)
+            if timer is not None:
+                timer.cancel()
+        frame = {"type": f"challenge_{what}", "challenge": challenge}
+        players = [challenge["challenged"]]
+        if what != "received":
+            players.append(challenge["challenger"])
+        for named in players:
+            if named is not None:
+                self.notices.notify(named["id"], frame)
+
+    async def _expire(self, challenge_id: str, seconds: float) -> None:
+        """Once its time is up, tell both players if the challenge is still unanswered."""
+        await asyncio.sleep(seconds)
+        self._expiries.pop(challenge_id, None)
+        try:
+            async with self.sessions() as session:
+                row = await challenge_store.get_challenge(session, challenge_id)
+                now = max(self.clock(), row.expires_at) if row is not None else 0.0
+                if row is None or rules.state(row, now) != rules.EXPIRED:
+                    return
+                shown = await self._json(session, row, now)
+        except Exception:  # the database is away: the pages count the time themselves
+            log.warning("challenge %s: its expiry was not told", challenge_id, exc_info=True)
+            return
+        self._tell("expired", shown)
 
     async def _settle(
         self,

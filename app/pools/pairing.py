@@ -189,15 +189,40 @@ WEIGHT_CEILING: Final = 10**9
 edge weighs more than nothing and a closer pair weighs more."""
 
 
+BAND: Final = 64
+"""The most entries one matching sees: a larger wave is matched in bands of this many entries
+adjacent in rating, then once more among those the bands left unpaired (the matching's time
+grows with the cube of the entries it sees)."""
+
+
 def _pair_two(entries: Sequence[Entry], now: float, settings: PairingSettings) -> list[list[Entry]]:
     """The most pairs, and among those the smallest sum of rating differences (a maximum-weight
-    matching of maximum cardinality); a pair that sat together last is only made from those
-    left over by the pairs without one."""
-    fresh = _match(entries, now, settings, lambda a, b: not repeats(a, b))
+    matching of maximum cardinality, by bands of ``BAND`` in a large wave); a pair that sat
+    together last is only made from those left over by the pairs without one."""
+    fresh = _match_by_bands(entries, now, settings, lambda a, b: not repeats(a, b))
     paired = {entry.player for pair in fresh for entry in pair}
     rest = [entry for entry in entries if entry.player not in paired]
     again = _match(rest, now, settings, repeats)
     return sorted(fresh + again, key=lambda pair: (pair[0].joined, pair[0].player))
+
+
+def _match_by_bands(
+    entries: Sequence[Entry],
+    now: float,
+    settings: PairingSettings,
+    allowed: EdgeRule,
+) -> list[list[Entry]]:
+    """``_match`` over bands of at most ``BAND`` entries adjacent in rating, then over those
+    left unpaired (a pair the bands' edges cut apart)."""
+    if len(entries) <= BAND:
+        return _match(entries, now, settings, allowed)
+    ordered = sorted(entries, key=lambda entry: (entry.rating, entry.joined, entry.player))
+    pairs: list[list[Entry]] = []
+    for start in range(0, len(ordered), BAND):
+        pairs += _match(ordered[start : start + BAND], now, settings, allowed)
+    paired = {entry.player for pair in pairs for entry in pair}
+    left = [entry for entry in entries if entry.player not in paired]
+    return pairs + _match(left, now, settings, allowed)
 
 
 def _match(

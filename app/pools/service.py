@@ -12,6 +12,9 @@ an entry seats its player at most once, whoever races it (a second wave, a leave
 computer offer accepted, a new owner). The table then starts through its actor
 (``TableService.open_seated_table``); a table whose start was lost with its worker is
 started by the pool's next owner.
+
+Each change to a player's entry is also told to its open pages (``Notices``, the player
+socket): seated (with the table), the computer offer once due, taken out, waiting again.
 """
 
 from __future__ import annotations
@@ -29,10 +32,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.common.errors import Conflict, NotFound
+from app.players.notices import Notices
 from app.players.online import Online
 from app.pools.catalogue import POOL_CLOCK, POOLS, Pool, pool_by_id
 from app.pools.pairing import (
     Entry,
+    Group,
     PairingSettings,
     Wave,
     acceptable_range,
@@ -51,6 +56,8 @@ GUEST_RATING = 1500.0
 """The rating a guest is paired by, and an account not yet rated in the pool's family."""
 STARTS_AT_ONCE = 8
 """How many of a wave's new tables start their matches at once."""
+OPENS_AT_ONCE = 8
+"""How many of a wave's tables are being opened (each its own transaction) at once."""
 RESTART_LOOKBACK = 600.0
 """How far back (seconds) a pool's new owner looks for its tables that never started."""
 
@@ -87,6 +94,7 @@ class PoolService:
         worker: str,
         settings: PoolSettings | None = None,
         clock: Callable[[], float] = time.time,
+        notices: Notices | None = None,
     ) -> None:
         self.sessions = sessions
         self.tables = tables
@@ -94,7 +102,9 @@ class PoolService:
         self.worker = worker
         self.settings = settings or PoolSettings()
         self.clock = clock
+        self.notices = notices or Notices()
         self.held: dict[str, int] = {}  # pool id -> lease epoch
+        self._offered: dict[str, set[str]] = {}  # pool id -> entry ids told of the offer
         self._rng = random.Random()
         self._task: asyncio.Task[None] | None = None
 
@@ -130,7 +140,10 @@ class PoolService:
                 )
             if found is None:
                 await pool_store.add_entry(session, await self._new_entry(session, player, pool))
-        return await self.entry(player)
+        entry = await self.entry(player)
+        if entry["status"] == "waiting":  # the player's other pages
+            self.notices.notify(player.id, {"type": "pool_waiting", **entry})
+        return entry
 
     async def _new_entry(self, session: AsyncSession, player: Player, pool: Pool) -> PoolEntry:
         account = player.handle is not None
@@ -155,8 +168,10 @@ class PoolService:
     async def leave(self, player: Player) -> None:
         """Take ``player`` out of its pool; ``not_in_pool`` when it waits in none."""
         async with self.sessions.begin() as session:
-            if not await pool_store.remove_entry(session, player.id):
+            found = await pool_store.entry_of(session, player.id)
+            if found is None or not await pool_store.remove_entry(session, player.id):
                 raise NotFound("not_in_pool", "You are not waiting in any pool.")
+        self.notices.notify(player.id, _left(found.pool_id, "left"))
 
     async def entry(self, player: Player) -> dict[str, Any]:
         """``player``'s entry: waiting (seconds waited, the rating difference it accepts now,
@@ -205,9 +220,11 @@ class PoolService:
         level = nearest_level(row.rating)
         bots = {seat: level for seat in range(1, pool.seats)}
         claim = self._claim(pool, [row], epoch=None)
-        await self.tables.open_seated_table(
+        table_id = await self.tables.open_seated_table(
             [player.id], pool.variant, claim, rated=False, clock=POOL_CLOCK, bots=bots
         )
+        if table_id is not None:
+            self._seated(pool, [player.id], table_id)
         return await self.entry(player)  # seated, here or by a wave that came first
 
     # -- the owner of a pool -------------------------------------------------------------------
@@ -223,30 +240,58 @@ class PoolService:
             async with self.sessions.begin() as session:
                 await pool_store.drop_entries(session, [r.id for r in rows if r.player_id in gone])
             log.info("pool %s: %d players gone offline taken out", pool.id, len(gone))
+            for player_id in gone:  # a page of theirs that comes back reads why
+                self.notices.notify(player_id, _left(pool.id, "offline"))
         entries = {r.player_id: r for r in rows if r.player_id not in gone}
         wave = await asyncio.to_thread(
             pair_wave, pool, [_entry(r) for r in entries.values()], now, self.settings.pairing
         )
+        self._offer(pool, entries, wave)
         return Plan(pool, entries, wave)
+
+    def _offer(self, pool: Pool, entries: dict[str, PoolEntry], wave: Wave) -> None:
+        """Tell each player newly offered the computer of the offer (once per entry while
+        this worker owns the pool)."""
+        told = self._offered.setdefault(pool.id, set())
+        told &= {row.id for row in entries.values()}
+        for offer in wave.offers:
+            row = entries[offer.player]
+            if row.id not in told:
+                told.add(row.id)
+                frame = {"type": "pool_offer", "pool": pool.id, "level": offer.level}
+                self.notices.notify(offer.player, frame)
+
+    def _seated(self, pool: Pool, players: Sequence[str], table_id: str) -> None:
+        """Tell each player of a group its table (announced: its transaction committed)."""
+        for player_id in players:
+            frame = {"type": "pool_seated", "pool": pool.id, "table_id": table_id}
+            self.notices.notify(player_id, frame)
 
     async def seat(self, plan: Plan, epoch: int | None) -> list[str]:
         """Open a table for every group of the plan whose entries are all still there (under
-        the lease ``epoch``, when given), then start them, a few at a time: a table is
-        announced once its transaction commits; the new tables' ids."""
-        opened = []
-        for group in plan.wave.groups:
+        the lease ``epoch``, when given), ``OPENS_AT_ONCE`` transactions at a time, the
+        longest waiting first, then start them, a few at a time: a table is announced once
+        its transaction commits; the new tables' ids."""
+        opening = asyncio.Semaphore(OPENS_AT_ONCE)
+
+        async def open_group(group: Group) -> str | None:
             rows = [plan.entries[player_id] for player_id in group.players]
             claim = self._claim(plan.pool, rows, epoch)
-            table_id = await self.tables.open_seated_table(
-                group.players,
-                plan.pool.variant,
-                claim,
-                rated=group.rated,
-                clock=POOL_CLOCK,
-                start=False,
-            )
+            async with opening:
+                table_id = await self.tables.open_seated_table(
+                    group.players,
+                    plan.pool.variant,
+                    claim,
+                    rated=group.rated,
+                    clock=POOL_CLOCK,
+                    start=False,
+                )
             if table_id is not None:
-                opened.append(table_id)
+                self._seated(plan.pool, group.players, table_id)
+            return table_id
+
+        found = await asyncio.gather(*(open_group(group) for group in plan.wave.groups))
+        opened = [table_id for table_id in found if table_id is not None]
         starting = asyncio.Semaphore(STARTS_AT_ONCE)
 
         async def start(table_id: str) -> None:
@@ -298,10 +343,11 @@ class PoolService:
             if taken is not None:
                 self.held[pool.id] = taken
                 await self._start_stranded(pool)
+                await self._still_waiting(pool)
 
     async def _start_stranded(self, pool: Pool) -> None:
         """Start the pool's recent tables that are still waiting with every seat taken (their
-        opener died between the commit and the start)."""
+        opener died between the commit and the start), and tell their players again."""
         async with self.sessions() as session:
             seatings = await pool_store.seatings_in(
                 session, pool.id, self.clock() - RESTART_LOOKBACK
@@ -310,6 +356,16 @@ class PoolService:
             stored = await self.tables.stored(table_id)
             if stored.status == "open" and len(stored.seats) == stored.seat_count:
                 await self.tables.start_if_full(table_id)
+                players = [s.player_id for s in seatings if s.table_id == table_id]
+                self._seated(pool, players, table_id)
+
+    async def _still_waiting(self, pool: Pool) -> None:
+        """A pool newly taken (its last owner stopped or died): tell everyone in it that it
+        waits on."""
+        async with self.sessions() as session:
+            rows = await pool_store.entries_in(session, pool.id)
+        for row in rows:
+            self.notices.notify(row.player_id, {"type": "pool_waiting", **self._waiting(row)})
 
     async def run(self) -> None:
         """Every wave's pause, then keep the leases and run the waves of the pools held,
@@ -349,6 +405,11 @@ def _pool(pool_id: str) -> Pool:
         return pool_by_id(pool_id)
     except KeyError:
         raise NotFound("unknown_pool", "There is no such pool.") from None
+
+
+def _left(pool_id: str, reason: str) -> dict[str, Any]:
+    """The notice of an entry taken out: ``left`` (by the player) or ``offline``."""
+    return {"type": "pool_left", "pool": pool_id, "reason": reason}
 
 
 def _entry(row: PoolEntry) -> Entry:

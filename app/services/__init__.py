@@ -21,6 +21,7 @@ from app.history.analysis import NICE as ANALYSIS_NICE
 from app.history.analysis import AnalysisService
 from app.history.service import HistoryService
 from app.players.accounts import AccountService
+from app.players.notices import Notices
 from app.players.online import REFRESH, Online
 from app.players.passkeys import PasskeyService, RelyingParty
 from app.players.profiles import ProfileService
@@ -55,6 +56,7 @@ class Services:
     revocations: Revocations
     pools: PoolService
     challenges: ChallengeService
+    notices: Notices
     relay: Relay | None = None
     sync_interval: float = 2.0
     online: Online = field(default_factory=Online)
@@ -119,7 +121,12 @@ class Services:
         metrics.watch(hub.total, tables.live_count)
         window = settings.online_window_seconds
         online = Online(settings.redis_url, window=window, refresh=min(REFRESH, window / 4))
-        pools = PoolService(sessions, tables, online, worker, pool_settings(settings))
+        notices = Notices()
+        if settings.redis_url is not None:
+            notices.connect_bus(settings.redis_url)
+        pools = PoolService(
+            sessions, tables, online, worker, pool_settings(settings), notices=notices
+        )
         history = HistoryService(sessions, settings.history_page_max, settings.replay_cache_bytes)
         revocations = Revocations(sessions)
         if settings.redis_url is not None:
@@ -154,7 +161,9 @@ class Services:
                 tables,
                 seconds=settings.challenge_seconds,
                 max_pending=settings.challenges_pending,
+                notices=notices,
             ),
+            notices=notices,
             relay=relay,
             sync_interval=upkeep_interval(settings),
             online=online,
@@ -168,6 +177,8 @@ class Services:
         self._online_upkeep = asyncio.get_running_loop().create_task(self.online.keep_up())
         if self.revocations.bus is not None:
             await self.revocations.bus.start()
+        if self.notices.bus is not None:
+            await self.notices.bus.start()
         if self.relay is not None:
             await self.relay.start()
             self._watcher = asyncio.get_running_loop().create_task(
@@ -202,6 +213,9 @@ class Services:
             await self.relay.close()
         if self.revocations.bus is not None:
             await self.revocations.bus.close()
+        if self.notices.bus is not None:
+            await self.notices.bus.close()
+        await self.challenges.close()
         await self.revocations.close()
         await self.online.close()
         await self.committer.close()

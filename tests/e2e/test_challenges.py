@@ -23,9 +23,18 @@ def test_a_challenge_from_a_profile_is_accepted_in_the_other_page(
     bela_page.goto("/")
     anna_page.goto(f"/players/{bela['id']}")
     anna_page.get_by_role("button", name="Challenge Bela").click()
-    anna_page.locator(".challenge-form select").select_option("schnapsen")
+    form = anna_page.locator(".challenge-form")
+    form.locator("select[name=variant]").select_option("schnapsen")
+    form.locator("select[name=target]").select_option("10")
+    form.locator("select[name=clock]").select_option("move")
+    shot(anna_page, "challenge-form", full_page=False)
     anna_page.get_by_role("button", name="Send the challenge").click()
     expect(anna_page.locator(".challenge-button")).to_contain_text("Challenge sent to Bela")
+    headers = {"Authorization": f"Bearer {bela['token']}"}
+    (made,) = anna_page.request.get(f"{server.url}/api/challenges", headers=headers).json()[
+        "incoming"
+    ]
+    assert (made["variant"], made["options"]["target"], made["clock"]) == ("schnapsen", 10, "move")
     expect(anna_page.get_by_test_id("challenges")).to_contain_text("Waiting for Bela: Schnapsen")
 
     panel = bela_page.get_by_test_id("challenges")

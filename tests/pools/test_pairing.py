@@ -271,3 +271,29 @@ def test_the_longest_waiting_starts_the_group_even_far_from_the_rest() -> None:
     ]
     wave = pair_wave(THREE_HAND, players, now=4.0, settings=PairingSettings(base_range=1000))
     assert seated(wave) == [("old", "x", "y")]
+
+
+def test_a_large_wave_matched_by_bands_pairs_across_a_band_s_edge() -> None:
+    # Sorted by rating, the first band holds the 63 players at 1000 and one at 3000, which
+    # cannot play them; the last band holds a lone 3000. Only a pass over those the bands left
+    # unpaired puts these two together: 31 pairs at 1000 and 33 at 3000.
+    low = [entry(f"low{i:02d}", 1000) for i in range(63)]
+    high = [entry(f"high{i:02d}", 3000) for i in range(66)]
+    wave = pair_wave(SIXTY_SIX, low + high, now=0.0, settings=RULES)
+    assert len(wave.groups) == 64
+    assert len(wave.waiting) == 1 and wave.waiting[0].rating == 1000
+    assert all(len({p[:3] for p in group.players}) == 1 for group in wave.groups)
+
+
+def test_a_large_wave_leaves_no_two_waiting_who_could_sit_together() -> None:
+    rng = random.Random(7)
+    entries = [
+        entry(f"p{i:03d}", rng.gauss(1500, 350), joined=rng.uniform(0, 10)) for i in range(300)
+    ]
+    wave = pair_wave(SIXTY_SIX, entries, now=10.0, settings=RULES)
+    left = wave.waiting
+    assert len(wave.groups) * 2 + len(left) == len(entries)
+    for i, a in enumerate(left):
+        for b in left[i + 1 :]:
+            reach = min(acceptable_range(a, 10.0, RULES), acceptable_range(b, 10.0, RULES))
+            assert abs(a.rating - b.rating) > reach

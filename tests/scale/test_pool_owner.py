@@ -1,6 +1,8 @@
 """A pool survives a SIGKILL of its owner: worker 1 holds the four-hand pool's lease with
 three players waiting and is killed; worker 2 takes the pool over once the lease has run out,
-and the three, with a fourth who joins there, are seated at one table, each exactly once."""
+and the three, with a fourth who joins there, are seated at one table, each exactly once.
+The three pages, whose player sockets are open on worker 2, are told that they wait on
+(``pool_waiting``) and then where they are seated (``pool_seated``)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import asyncpg
 import pytest
 
 from app.players.online import Online
+from tests.api.test_player_socket import PlayerSocket
 from tests.pg import PostgresCluster
 from tests.scale.cluster import RedisServer, Worker, client
 from tests.support import Api
@@ -80,6 +83,7 @@ async def test_the_next_owner_of_a_pool_seats_the_players_the_dead_owner_had_wai
             dead, alive, api = (one, two, api_two)
             if owner != first_owner:
                 dead, alive, api = (two, one, api_one)
+            pages = [await PlayerSocket.open(alive.base, p["token"]) for p in waiting]
             dead.kill()
             dora = await api.player("Dora")
             await api.call("POST", f"/api/pools/{POOL}/join", dora["token"])
@@ -94,6 +98,12 @@ async def test_the_next_owner_of_a_pool_seats_the_players_the_dead_owner_had_wai
             for player in players:
                 mine = await api.call("GET", "/api/players/me/tables", player["token"])
                 assert [t["id"] for t in mine["tables"]] == [table_id]
+            for page in pages:
+                if owner == first_owner:  # else worker 2 took the pool before they listened
+                    told = await page.until("pool_waiting")
+                    assert told["pool"] == POOL and told["status"] == "waiting"
+                assert (await page.until("pool_seated"))["table_id"] == table_id
+                await page.socket.close()
             assert alive.process.poll() is None
     finally:
         one.kill()

@@ -1,8 +1,10 @@
 // Challenges: the button that challenges a player (on a profile, and next to a name at a finished
 // table), and the panel of challenges in the corner of every page: those made to you, with accept
-// and decline (a sound and a flashing title when one arrives), and your own, with cancel. There is
-// no socket per player: the panel asks GET /api/challenges every few seconds while the page is in
-// view. A link `/?challenge=<id>` shows that open challenge to whoever follows it.
+// and decline (a sound and a flashing title when one arrives), and your own, with cancel. The
+// player socket (notices.js) tells the page at once of a challenge made to it or answered; the
+// panel then reads GET /api/challenges, as it does whenever the socket opens and, should a
+// notice be lost, every half minute while the page is in view. A link `/?challenge=<id>` shows
+// that open challenge to whoever follows it.
 
 import { call, identify, me } from "./api.js";
 import { h, mount, toast } from "./dom.js";
@@ -11,7 +13,7 @@ import "./i18n-challenges.js";
 import { t } from "./i18n.js";
 import { sound } from "./sounds.js";
 
-const EVERY_MS = 3000;
+const EVERY_MS = 30000;
 const FLASH_MS = 1000;
 let go = (path) => location.assign(path);
 let timer = null;
@@ -30,6 +32,8 @@ export function startChallenges(navigate) {
   if (id) showLinked(id);
   document.addEventListener("visibilitychange", poll);
   window.addEventListener("talon:identity", poll);
+  window.addEventListener("talon:notices-open", poll);
+  window.addEventListener("talon:notice", (event) => notice(event.detail));
   window.addEventListener("focus", stopFlash);
   poll();
 }
@@ -50,6 +54,17 @@ async function poll() {
     render();
   }
   timer = setTimeout(poll, EVERY_MS);
+}
+
+/** A notice of the player socket: a challenge made to you or answered. */
+function notice(frame) {
+  if (!frame.type.startsWith("challenge_")) return;
+  const c = frame.challenge;
+  if (frame.type !== "challenge_received" && c.challenger.id === me()?.id) {
+    waiting.delete(c.id);
+    ended(c);
+  }
+  poll();
 }
 
 function announce() {
@@ -215,34 +230,78 @@ function render() {
   mount(el, h("h2", {}, t("challenges_title")), h("ul", {}, items));
 }
 
+// The house rules a challenge offers (as the lobby's new table does), when its game lets a table
+// change them, and the clocks of a table.
+const FORM_OPTIONS = ["target", "claim", "close_fail"];
+const TARGETS = [7, 10];
+const CLOCKS = ["auto", "none", "move", "correspondence"];
+
 async function twoSeatGames() {
   const { variants } = await call("GET", "/api/variants");
-  return variants.filter((v) => v.seats.length === 1 && v.seats[0] === 2).map((v) => v.variant);
+  return variants.filter((v) => v.seats.includes(2));
 }
 
-/** A "Challenge" button for `player` ({id, name, handle?}), with its small form: the game and,
- *  between two accounts, rated or not. Null for yourself, or when you have no identity yet. */
+function choice(name, label, values, chosen) {
+  return h(
+    "label",
+    { class: "field" },
+    h("span", {}, label),
+    h("select", { name, "aria-label": label }, values.map(([value, text]) => h("option", { value, selected: value === chosen }, text))),
+  );
+}
+
+/** The chosen game's house rules, each with its values (the target: a few usual ones beside the
+ *  game's own). */
+function optionChoices(game) {
+  return FORM_OPTIONS.filter((option) => option in game.options).map((option) => {
+    const chosen = String(game.defaults[option]);
+    if (option === "target") {
+      const targets = [...new Set([...TARGETS, game.defaults.target])].sort((a, b) => a - b);
+      return choice(option, t(option), targets.map((n) => [String(n), t("target_points", { n })]), chosen);
+    }
+    return choice(option, t(option), game.options[option].values.map((c) => [c, t(`${option}_${c}`)]), chosen);
+  });
+}
+
+/** A "Challenge" button for `player` ({id, name, handle?}), with its small form: the game, its
+ *  house rules, the clock and, between two accounts, rated or not. Null for yourself, or when
+ *  you have no identity yet. */
 export function challengeButton(player) {
   const self = me();
   if (!self || self.id === player.id) return null;
   const box = h("span", { class: "challenge-button" });
   const open = button(t("challenge_player", { name: player.name }), async () => {
-    const games = await twoSeatGames().catch(() => ["sixty-six"]);
+    const games = await twoSeatGames().catch(() => [{ variant: "sixty-six", options: {}, defaults: {} }]);
+    const rules = h("span", { class: "challenge-rules" });
+    const showRules = (variant) => mount(rules, optionChoices(games.find((g) => g.variant === variant) ?? games[0]));
     const form = h(
       "form",
-      { class: "challenge-form", onsubmit: (e) => (e.preventDefault(), send(player, form, box)) },
-      h("select", { name: "variant", "aria-label": t("challenge_game") }, games.map((v) => h("option", { value: v }, t(`variant_${v}`)))),
+      { class: "challenge-form", onsubmit: (e) => (e.preventDefault(), send(player, form, box, games)) },
+      choice("variant", t("challenge_game"), games.map((g) => [g.variant, t(`variant_${g.variant}`)]), games[0].variant),
+      rules,
+      choice("clock", t("clock"), CLOCKS.map((c) => [c, t(`clock_${c}`)]), "auto"),
       self.handle && player.handle ? h("label", {}, h("input", { type: "checkbox", name: "rated" }), ` ${t("challenge_rated")}`) : null,
       h("button", { type: "submit", class: "button small" }, t("challenge_send")),
     );
+    form.elements.variant.addEventListener("change", (e) => showRules(e.target.value));
+    showRules(games[0].variant);
     mount(box, form);
   });
   mount(box, open);
   return box;
 }
 
-async function send(player, form, box) {
-  const body = { player_id: player.id, variant: form.elements.variant.value, rated: Boolean(form.elements.rated?.checked) };
+async function send(player, form, box, games) {
+  const variant = form.elements.variant.value;
+  const game = games.find((g) => g.variant === variant);
+  const options = {};
+  for (const option of FORM_OPTIONS) {
+    const field = form.elements[option];
+    if (field && game && option in game.options) options[option] = option === "target" ? Number(field.value) : field.value;
+  }
+  if (game && "players" in game.options) options.players = 2;
+  const clock = form.elements.clock.value;
+  const body = { player_id: player.id, variant, options, rated: Boolean(form.elements.rated?.checked), ...(clock === "auto" ? {} : { clock }) };
   try {
     await call("POST", "/api/challenges", body);
     mount(box, h("span", { class: "muted" }, t("challenge_sent", { name: player.name })));

@@ -1,4 +1,5 @@
-// The lobby: your name, a new table with its house rules, open tables to join, live ones to watch.
+// The lobby: your name, Play now (quick pairing, pools.js), a new table with its house rules,
+// open tables to join, live ones to watch.
 
 import { call, forget, identify, me } from "./api.js";
 import { cardElement } from "./cards.js";
@@ -6,6 +7,7 @@ import { clockLabel } from "./clock.js";
 import { dropToast, h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { seatNames, t } from "./i18n.js";
+import { playNowCard } from "./pools.js";
 import { contribute } from "./verify.js";
 
 const REFRESH_MS = 5000;
@@ -324,9 +326,9 @@ export function lobbyPage(root, navigate) {
       h(
         "div",
         { class: "lobby" },
-        // The computer's buttons under the form whose game they play; on a phone the tables
-        // to join come before the form (talon.css orders them).
-        h("div", { class: "lobby-left" }, hero(), nameCard(), createCard(), computerCard()),
+        // Play now first; the computer's buttons under the form whose game they play; on a
+        // phone the tables to join come before the form (talon.css orders them).
+        h("div", { class: "lobby-left" }, hero(), nameCard(), playNowCard(ensureName), createCard(), computerCard()),
         h(
           "div",
           { class: "lobby-right" },

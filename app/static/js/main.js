@@ -14,12 +14,13 @@ import { h, mount } from "./dom.js";
 import { historyPage, replayPage } from "./history.js";
 import { LANGUAGES, lang, setLang, t } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
+import { startNotices } from "./notices.js";
 import { onlineCount } from "./online.js";
+import { startPools } from "./pools.js";
 import { rulesPage } from "./rules.js";
 import { setSound, soundOn } from "./sounds.js";
 import { tablePage } from "./table.js";
 import { verifyPage } from "./verify.js";
-import "./i18n-pools.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -116,3 +117,5 @@ document.addEventListener("click", (event) => {
 window.addEventListener("popstate", route);
 route();
 startChallenges(navigate);
+startPools(navigate);
+startNotices();
