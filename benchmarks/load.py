@@ -61,8 +61,18 @@ def rss_mib(pid: int) -> float | None:
 
 def cpu_seconds(pid: int) -> float | None:
     """User plus system CPU time a process has used so far (all its threads)."""
+    return cpu_seconds_of(Path(f"/proc/{pid}/stat"))
+
+
+def loop_thread_cpu_seconds(pid: int) -> float | None:
+    """CPU time of a process's main thread (the server's event loop) so far; the rest of its
+    CPU time is its other threads' (the committer's, the checkpointer's, executors')."""
+    return cpu_seconds_of(Path(f"/proc/{pid}/task/{pid}/stat"))
+
+
+def cpu_seconds_of(stat: Path) -> float | None:
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat.read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -158,6 +168,7 @@ class Run:
     own_cpu: float
     busy: float
     rss: float | None
+    loop_cpu: float | None = None  # the server's event loop thread's share of ``server_cpu``
 
     @property
     def server_us_per_move(self) -> float:
@@ -179,6 +190,7 @@ async def drive(
     counting in ``figures`` (new ones unless given)."""
     figures = Figures() if figures is None else figures
     server_cpu = cpu_seconds(pid) if pid is not None else None
+    loop_cpu = loop_thread_cpu_seconds(pid) if pid is not None else None
     own_cpu = own_cpu_seconds()
     busy = machine_busy_seconds()
     started = time.perf_counter()
@@ -193,7 +205,10 @@ async def drive(
     if pid is not None and server_cpu is not None:
         now = cpu_seconds(pid)
         server_cpu = None if now is None else now - server_cpu
-    return Run(len(tables), figures, elapsed, server_cpu, own_cpu, busy, rss)
+    if pid is not None and loop_cpu is not None:
+        now = loop_thread_cpu_seconds(pid)
+        loop_cpu = None if now is None else now - loop_cpu
+    return Run(len(tables), figures, elapsed, server_cpu, own_cpu, busy, rss, loop_cpu)
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:
@@ -289,6 +304,12 @@ def report(run: Run, what: str = "accepted moves", per: str = "accepted move") -
             f"server CPU: {run.server_us_per_move:.0f} us per {per}"
             f"  ({100 * run.server_cpu / elapsed:.0f}% of one core)"
         )
+        if run.loop_cpu is not None:
+            others = max(0.0, run.server_cpu - run.loop_cpu)  # clock ticks: never below 0
+            print(
+                f"  of which the event loop's thread: {run.loop_cpu * 1e6 / moves:.0f} us,"
+                f" other threads (commits): {others * 1e6 / moves:.0f} us"
+            )
     else:
         print("server CPU: n/a (--url)")
     print(
