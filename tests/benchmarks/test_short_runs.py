@@ -1,6 +1,7 @@
-"""A short run of the connection and soak benchmarks, so that they cannot rot unseen: each
-plays every move it tries, with no timeout, dropped connection, version gap or error in a
-seat's reader (and the soak benchmark no desync). Only counts are checked, never a timing."""
+"""A short run of the connection, soak and relay-floor benchmarks, so that they cannot rot
+unseen: each plays every move it tries, with no timeout, dropped connection, version gap or
+error in a seat's reader (the soak benchmark no desync; the relay floor answers every move on
+both servers and prints their ratio). Only counts are checked, never a timing."""
 
 from __future__ import annotations
 
@@ -57,3 +58,11 @@ def test_the_soak_benchmark_plays_with_no_error_or_desync() -> None:
         out,
     ) == (0, 0, 0, 0, 0)
     assert count(r"desyncs: (\d+) of (\d+)", out) == (0, 40)
+
+
+def test_the_relay_floor_benchmark_measures_both_servers() -> None:
+    out = run("relay_floor.py", "--tables", "5", "--duration", "2", "--rounds", "1")
+    assert count(r"accepted moves: (\d+) ", out)[0] > 0
+    assert count(r"round trips: (\d+) ", out)[0] > 0
+    assert "refused: 0\n" in out.split("the bare relay")[1], out
+    assert re.search(r"ratio \d+\.\d+", out), out
