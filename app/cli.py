@@ -14,6 +14,7 @@ import logging
 import resource
 import socket
 import sys
+from typing import Any
 
 from app import logs
 from app.settings import Settings, get_settings
@@ -78,29 +79,34 @@ def serve(settings: Settings, host: str, port: int, apply_migrations: bool = Tru
     log.info("invite links point to %s (PUBLIC_URL)", settings.public_url)
     if apply_migrations:
         migrate(settings)
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_level=settings.log_level,
-        log_config=logs.config(logs.resolve(settings.log_format), settings.log_level),
-        access_log=False,
+    uvicorn.run(create_app(settings), **uvicorn_options(settings))
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """How ``talon serve`` runs uvicorn (the benchmarks' bare relay, ``relay_floor.py``, runs
+    its application with the same options, so the two are measured on one footing)."""
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": settings.log_level,
+        "log_config": logs.config(logs.resolve(settings.log_format), settings.log_level),
+        "access_log": False,
         # One frame limit (WS_MAX_FRAME_BYTES): the WebSocket layer refuses a larger frame
         # before reading it whole, with the close the application would send (app/api/ws.py).
-        ws_max_size=settings.ws_max_frame_bytes,
+        "ws_max_size": settings.ws_max_frame_bytes,
         # Table frames are a few hundred bytes: compressing them costs more CPU on both
         # ends than it saves on the wire.
-        ws_per_message_deflate=False,
-        ws_ping_interval=settings.ws_ping_interval,
-        ws_ping_timeout=settings.ws_ping_timeout,
-        timeout_keep_alive=settings.keep_alive_seconds,
+        "ws_per_message_deflate": False,
+        "ws_ping_interval": settings.ws_ping_interval,
+        "ws_ping_timeout": settings.ws_ping_timeout,
+        "timeout_keep_alive": settings.keep_alive_seconds,
         # X-Forwarded-For only from the proxies named (uvicorn's own default trusts loopback,
         # where anyone on the machine, or a proxy that passes a client's header on, connects).
-        proxy_headers=bool(settings.forwarded_allow_ips.strip()),
-        forwarded_allow_ips=settings.forwarded_allow_ips.strip() or None,
+        "proxy_headers": bool(settings.forwarded_allow_ips.strip()),
+        "forwarded_allow_ips": settings.forwarded_allow_ips.strip() or None,
         # No "server: uvicorn" on every response: nothing to learn about what answers.
-        server_header=False,
-    )
+        "server_header": False,
+    }
 
 
 async def chat_command(settings: Settings, args: argparse.Namespace) -> int:

@@ -1,13 +1,14 @@
 """Connection capacity: many WebSocket connections held by one server process, idle between moves.
 
 Starts ``talon serve`` on a free loopback port with a fresh SQLite file, seats two players at
-each of ``--tables`` tables, opens one WebSocket per player (``--tables`` x 2 connections),
-plays a move at every table, holds every connection idle for ``--hold`` seconds (past the
-server's 20 s WebSocket ping, so every connection is pinged and answers), then plays one more
-move at every table over the same connections. Raises the open-file limit of this process
-and so of the server it starts (the server raises its own too). Prints connections opened and
-refused, connections dropped, moves refused, and the server's resident memory before and after
-the connections (per connection). Never asserts anything.
+each of ``--tables`` untimed tables (no turn clock runs out while they wait), opens one
+WebSocket per player (``--tables`` x 2 connections), plays a move at every table, holds every
+connection idle for ``--hold`` seconds (past the server's 20 s WebSocket ping, so every
+connection is pinged and answers), then plays one more move at every table over the same
+connections. Raises the open-file limit of this process and so of the server it starts (the
+server raises its own too). Prints connections opened and refused, connections dropped, moves
+refused, and the server's resident memory before and after the connections (per connection).
+Never asserts anything.
 
     .venv/bin/python benchmarks/connections.py --tables 5000
 """
@@ -70,7 +71,9 @@ async def main(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
     try:
         started = time.monotonic()
-        tables = await set_up_tables(base, args.tables)
+        # Untimed tables: set-up alone takes minutes at thousands of tables, and a turn clock
+        # running out meanwhile would abort a match or hand its seat to a computer player.
+        tables = await set_up_tables(base, args.tables, clock="none")
         print(f"{len(tables)} tables set up in {time.monotonic() - started:.0f} s", flush=True)
         await asyncio.sleep(2)
         rss_before = rss_mib(process.pid) or float("nan")

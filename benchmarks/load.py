@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -60,8 +61,18 @@ def rss_mib(pid: int) -> float | None:
 
 def cpu_seconds(pid: int) -> float | None:
     """User plus system CPU time a process has used so far (all its threads)."""
+    return cpu_seconds_of(Path(f"/proc/{pid}/stat"))
+
+
+def loop_thread_cpu_seconds(pid: int) -> float | None:
+    """CPU time of a process's main thread (the server's event loop) so far; the rest of its
+    CPU time is its other threads' (the committer's, the checkpointer's, executors')."""
+    return cpu_seconds_of(Path(f"/proc/{pid}/task/{pid}/stat"))
+
+
+def cpu_seconds_of(stat: Path) -> float | None:
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        fields = stat.read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -101,22 +112,36 @@ async def set_up_table(
     return table["id"], tokens
 
 
-def start_server(port: int, database: Path, root: Path = ROOT) -> subprocess.Popen[bytes]:
-    """``talon serve`` of the tree at ``root`` (this one by default) on ``port``."""
-    env = {
+def start_server(
+    port: int, database: Path, root: Path = ROOT, profile: Path | None = None
+) -> subprocess.Popen[bytes]:
+    """``talon serve`` of the tree at ``root`` (this one by default) on ``port``; with
+    ``profile``, ready to be profiled (``profiled_serve.py``: SIGUSR1 starts pyinstrument,
+    SIGUSR2 writes its report there)."""
+    command = [sys.executable, "-m", "app.cli"]
+    if profile is not None:
+        command = [sys.executable, str(Path(__file__).with_name("profiled_serve.py")), str(profile)]
+    return subprocess.Popen(
+        [*command, "serve", "--port", str(port)],
+        cwd=root,
+        env=server_environment(database),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def server_environment(database: Path) -> dict[str, str]:
+    """The environment of a benchmarked server: its database, quiet logs and no rate limit
+    (every simulated player comes from one address and moves as fast as it can)."""
+    return {
         **os.environ,
         "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
         "LOG_LEVEL": "warning",
-        # Every simulated player comes from one address and moves as fast as it can.
         "PLAYERS_PER_MINUTE": "1000000",
         "TABLES_PER_MINUTE": "1000000",
         "WS_MESSAGES_PER_SECOND": "1000000",
         "WS_CONNECTIONS_PER_ADDRESS": "1000000",
     }
-    command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
-    return subprocess.Popen(
-        command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
 
 
 async def wait_healthy(http: httpx.AsyncClient) -> None:
@@ -130,7 +155,75 @@ async def wait_healthy(http: httpx.AsyncClient) -> None:
     raise SystemExit("the server did not start")
 
 
-async def main(args: argparse.Namespace) -> None:
+@dataclass
+class Run:
+    """What one run measured: the players' figures, how long they played, and the CPU time
+    the server (None when it was not started here), this load generator and the whole
+    machine spent meanwhile (seconds)."""
+
+    tables: int
+    figures: Figures
+    elapsed: float
+    server_cpu: float | None
+    own_cpu: float
+    busy: float
+    rss: float | None
+    loop_cpu: float | None = None  # the server's event loop thread's share of ``server_cpu``
+
+    @property
+    def server_us_per_move(self) -> float:
+        """The server's CPU time per accepted move (or round trip), in microseconds."""
+        if self.server_cpu is None:
+            return float("nan")
+        return self.server_cpu * 1e6 / max(self.figures.moves, 1)
+
+
+async def drive(
+    tables: list[tuple[str, list[str]]],
+    base: str,
+    pid: int | None,
+    args: argparse.Namespace,
+    figures: Figures | None = None,
+) -> Run:
+    """Let the lean players play ``tables`` on the server at ``base`` (process ``pid``, whose
+    CPU time is read before and after) for ``args.duration`` seconds or ``args.max_moves``,
+    counting in ``figures`` (new ones unless given)."""
+    figures = Figures() if figures is None else figures
+    server_cpu = cpu_seconds(pid) if pid is not None else None
+    loop_cpu = loop_thread_cpu_seconds(pid) if pid is not None else None
+    own_cpu = own_cpu_seconds()
+    busy = machine_busy_seconds()
+    started = time.perf_counter()
+    deadline = started + args.duration
+    await play_tables(
+        tables, [base], figures, deadline, args.max_moves, args.seed, pace=args.pace / 1000
+    )
+    elapsed = time.perf_counter() - started
+    own_cpu = own_cpu_seconds() - own_cpu
+    busy = machine_busy_seconds() - busy
+    rss = rss_mib(pid) if pid is not None else None
+    if pid is not None and server_cpu is not None:
+        now = cpu_seconds(pid)
+        server_cpu = None if now is None else now - server_cpu
+    if pid is not None and loop_cpu is not None:
+        now = loop_thread_cpu_seconds(pid)
+        loop_cpu = None if now is None else now - loop_cpu
+    return Run(len(tables), figures, elapsed, server_cpu, own_cpu, busy, rss, loop_cpu)
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    """Interrupt the server as Ctrl-C would (it finishes what it holds), killing it if it
+    does not stop within 10 s."""
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+async def measure(args: argparse.Namespace) -> Run:
+    """One run against ``talon serve`` (started here on a fresh SQLite file, or ``--url``)."""
     process = None
     tmp = tempfile.TemporaryDirectory(prefix="talon-load-")
     if args.url:
@@ -138,7 +231,7 @@ async def main(args: argparse.Namespace) -> None:
     else:
         port = free_port()
         base = f"127.0.0.1:{port}"
-        process = start_server(port, Path(tmp.name) / "load.db")
+        process = start_server(port, Path(tmp.name) / "load.db", profile=args.profile)
         print(f"server pid: {process.pid}", file=sys.stderr, flush=True)
     try:
         limits = httpx.Limits(max_connections=50)
@@ -147,37 +240,53 @@ async def main(args: argparse.Namespace) -> None:
             tables = await asyncio.gather(
                 *(set_up_table(http, n, clock=args.clock) for n in range(args.tables))
             )
-        figures = Figures()
         print(f"{len(tables)} tables set up; playing", file=sys.stderr, flush=True)
-        server_cpu = cpu_seconds(process.pid) if process else None
-        own_cpu = own_cpu_seconds()
-        busy = machine_busy_seconds()
-        started = time.perf_counter()
-        deadline = started + args.duration
-        await play_tables(
-            tables, [base], figures, deadline, args.max_moves, args.seed, pace=args.pace / 1000
-        )
-        elapsed = time.perf_counter() - started
-        own_cpu = own_cpu_seconds() - own_cpu
-        busy = machine_busy_seconds() - busy
-        rss = rss_mib(process.pid) if process else None
-        if process is not None and server_cpu is not None:
-            now = cpu_seconds(process.pid)
-            server_cpu = None if now is None else now - server_cpu
+        if process is None or args.profile is None:
+            return await drive(tables, base, process.pid if process else None, args)
+        return await profile_play(process, tables, base, args)
     finally:
         if process is not None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_server(process)
         tmp.cleanup()
+
+
+async def profile_play(
+    process: subprocess.Popen[bytes],
+    tables: list[tuple[str, list[str]]],
+    base: str,
+    args: argparse.Namespace,
+) -> Run:
+    """``drive`` with the server's profiler running once every table plays (after the
+    sockets' greetings, about five moves a table) until the players stop; then its report."""
+    args.profile.unlink(missing_ok=True)
+    figures = Figures()
+
+    async def start_when_playing() -> None:
+        while figures.moves < 5 * len(tables):
+            await asyncio.sleep(0.05)
+        process.send_signal(signal.SIGUSR1)
+
+    starter = asyncio.create_task(start_when_playing())
+    run = await drive(tables, base, process.pid, args, figures)
+    started = starter.done()
+    starter.cancel()
+    process.send_signal(signal.SIGUSR2)
+    for _ in range(1200 if started else 0):  # rendering a long profile takes a while
+        if args.profile.exists() and args.profile.stat().st_size:
+            break
+        await asyncio.sleep(0.05)
+    said = f"written to {args.profile}" if started else "not taken (too few moves)"
+    print(f"profile of the play {said}", file=sys.stderr, flush=True)
+    return run
+
+
+def report(run: Run, what: str = "accepted moves", per: str = "accepted move") -> None:
+    """Print a run's figures (``what`` the players counted, ``per`` one of them)."""
+    figures, elapsed = run.figures, run.elapsed
     ms = 1000
-    print(f"tables: {args.tables}  players: {2 * args.tables}  duration: {elapsed:.1f} s")
-    print(
-        f"accepted moves: {figures.moves}  ({figures.moves / elapsed:.0f} moves/s)"
-        f"  refused: {figures.errors}{refusals(figures)}"
-    )
+    print(f"tables: {run.tables}  players: {2 * run.tables}  duration: {elapsed:.1f} s")
+    rate = f"{figures.moves / elapsed:.0f} {what.removeprefix('accepted ')}/s"
+    print(f"{what}: {figures.moves}  ({rate})  refused: {figures.errors}{refusals(figures)}")
     for label, values in (
         ("action -> ack:            ", figures.ack),
         ("action -> opponent update:", figures.opponent),
@@ -188,24 +297,34 @@ async def main(args: argparse.Namespace) -> None:
             f"  p99 {percentile(values, 0.99) * ms:.1f} ms"
             f"  max {max(values, default=float('nan')) * ms:.1f} ms"
         )
-    print(f"server RSS: {rss:.0f} MiB" if rss is not None else "server RSS: n/a (--url)")
+    print(f"server RSS: {run.rss:.0f} MiB" if run.rss is not None else "server RSS: n/a (--url)")
     moves = max(figures.moves, 1)
-    if server_cpu is not None:
+    if run.server_cpu is not None:
         print(
-            f"server CPU: {server_cpu * 1e6 / moves:.0f} us per accepted move"
-            f"  ({100 * server_cpu / elapsed:.0f}% of one core)"
+            f"server CPU: {run.server_us_per_move:.0f} us per {per}"
+            f"  ({100 * run.server_cpu / elapsed:.0f}% of one core)"
         )
+        if run.loop_cpu is not None:
+            others = max(0.0, run.server_cpu - run.loop_cpu)  # clock ticks: never below 0
+            print(
+                f"  of which the event loop's thread: {run.loop_cpu * 1e6 / moves:.0f} us,"
+                f" other threads (commits): {others * 1e6 / moves:.0f} us"
+            )
     else:
         print("server CPU: n/a (--url)")
     print(
-        f"load generator CPU: {own_cpu * 1e6 / moves:.0f} us per accepted move"
-        f"  ({100 * own_cpu / elapsed:.0f}% of one core)"
+        f"load generator CPU: {run.own_cpu * 1e6 / moves:.0f} us per {per}"
+        f"  ({100 * run.own_cpu / elapsed:.0f}% of one core)"
     )
-    others = busy - own_cpu - (server_cpu or 0.0)
+    others = run.busy - run.own_cpu - (run.server_cpu or 0.0)
     print(
         f"other processes: {100 * others / elapsed:.0f}% of one core"
         f" ({os.cpu_count()} cores on this machine)"
     )
+
+
+async def main(args: argparse.Namespace) -> None:
+    report(await measure(args))
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -229,6 +348,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="the tables' turn clock (default: the server's for a public table, a per-move one)",
     )
     parser.add_argument("--url", help="an already running server (loopback only)")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        metavar="REPORT",
+        help="profile the server with pyinstrument while the tables play and write the report "
+        "to REPORT (.html, or .txt for text); the CPU figures then include the profiler's cost",
+    )
     # Scaling out (benchmarks/scale.py): throwaway PostgreSQL and Redis, several workers.
     parser.add_argument("--workers", type=int, default=1, choices=range(1, 9), metavar="W")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")

@@ -39,6 +39,10 @@ class Figures:
     refusals: Counter[str] = field(default_factory=Counter)  # error frames by their code
 
 
+NO_ANSWER_GRACE = 30.0
+"""Seconds past the run's deadline that a table still waits for its move's answers."""
+
+
 class SeatSocket(asyncio.Protocol):
     """One player's WebSocket: hands every server frame to its table as it arrives."""
 
@@ -208,7 +212,15 @@ async def run_table(
     """Play one table (each seat on its own ``host:port``) until it stops."""
     table = TablePlay(figures, deadline, limit, rng, pace)
     await table.open([f"ws://{b}/ws/tables/{table_id}" for b in bases], tokens)
-    await table.done
+    # A move that is never answered would hold the table (and the run) forever: past the
+    # deadline and a grace, the table stops and counts it as ``no_answer``.
+    wait = max(0.0, deadline - time.perf_counter()) + NO_ANSWER_GRACE
+    try:
+        await asyncio.wait_for(asyncio.shield(table.done), wait)
+    except TimeoutError:
+        figures.errors += 1
+        figures.refusals["no_answer"] += 1
+        table.finish()
     await asyncio.gather(*(socket.closed for socket in table.sockets))
 
 

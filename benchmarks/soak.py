@@ -1,8 +1,10 @@
 """Soak: thousands of tables playing at human pace for minutes, against one server process.
 
-Starts ``talon serve`` on a free loopback port with a fresh SQLite file, seats two players at
-each of ``--tables`` tables (matches to 100 game points: they run for the whole soak), and
-lets each table move every ``--min-pause`` to ``--max-pause`` seconds until ``--duration``.
+Starts ``talon serve`` on a free loopback port with a fresh SQLite file, sets up ``--tables``
+tables of two players (50 at a time; matches to 100 game points: they run for the whole soak,
+with the server's default turn clock), seats each table's players as soon as it is set up (its
+clock runs from then), and lets each table move every ``--min-pause`` to ``--max-pause``
+seconds for ``--duration`` seconds.
 Every seat folds its welcome and updates (``tests/engine/reducer.py``) and checks that each
 version comes exactly once. Counts refused actions, timeouts, dropped connections and version
 gaps; samples the server's resident memory every 30 s; at the end compares every seat's
@@ -61,7 +63,8 @@ class Seat:
 
     def __init__(self, socket: ClientConnection, welcome: dict[str, Any], tally: Tally) -> None:
         self.socket = socket
-        self.view: dict[str, Any] = welcome["view"]
+        self.seat: int | None = welcome["seat"]  # None: a spectator (its seat was taken over)
+        self.view: dict[str, Any] | None = welcome["view"]  # None: no match at the table
         self.version: int = welcome["version"]
         self.answers: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.moved = asyncio.Event()
@@ -83,7 +86,11 @@ class Seat:
             async for raw in self.socket:
                 frame = json.loads(raw)
                 kind = frame["type"]
-                if kind == "update":
+                if kind == "welcome" and not frame.get("resumed"):  # a match began or ended
+                    self.seat, self.view = frame["seat"], frame["view"]
+                    self.version = frame["version"]
+                    self.moved.set()
+                elif kind == "update":
                     if frame["version"] != self.version + 1:
                         self.tally.gaps += 1
                     self.view = fold(self.view, frame)
@@ -114,8 +121,17 @@ class Seat:
 
 async def one_move(seats: list[Seat], rng: random.Random, tally: Tally) -> bool:
     """A random legal move by the seat on move, acknowledged and seen by every seat; False
-    (and counted) when it was refused, timed out or the connection dropped."""
-    mover = seats[seats[0].view["to_move"]]
+    (and counted) when it was refused, timed out or the connection dropped, or when the
+    match is over or gone or no seat here is on move (counted as ``no_match`` or
+    ``not_seated``: its turn clock ran out and a computer player took the seat over)."""
+    view = seats[0].view
+    if view is None or view["to_move"] is None:
+        tally.refused["no_match"] += 1
+        return False
+    mover = next((seat for seat in seats if seat.seat == view["to_move"]), None)
+    if mover is None or mover.view is None:
+        tally.refused["not_seated"] += 1
+        return False
     choices = [a for a in mover.view["legal"] if a["type"] != "resign"]
     target = mover.version + 1
     message = {"type": "action", "id": target, "version": mover.version}
@@ -138,23 +154,27 @@ async def one_move(seats: list[Seat], rng: random.Random, tally: Tally) -> bool:
 
 
 async def play_table(
+    http: httpx.AsyncClient,
     base: str,
-    table_id: str,
-    tokens: list[str],
+    n: int,
     args: argparse.Namespace,
-    deadline: float,
     rng: random.Random,
     tally: Tally,
     gate: asyncio.Semaphore,
-) -> list[Seat]:
-    async with gate:  # no connection storm at the start
+) -> tuple[str, list[str], list[Seat]]:
+    """Set up table ``n``, seat its players at once (its match's turn clock runs from the
+    moment it starts: a table set up minutes before its players came would time out), and
+    play it for ``args.duration`` seconds; the table, its tokens and its seats."""
+    async with gate:  # no storm of set-ups and connections at the start
+        table_id, tokens = await set_up(http, n)
         seats = [await Seat.open(base, table_id, token, tally) for token in tokens]
+    deadline = time.monotonic() + args.duration
     await asyncio.sleep(rng.uniform(0, args.max_pause))
-    while time.monotonic() < deadline and seats[0].view["to_move"] is not None:
+    while time.monotonic() < deadline and seats[0].view and seats[0].view["to_move"] is not None:
         if not await one_move(seats, rng, tally):
             break
         await asyncio.sleep(rng.uniform(args.min_pause, args.max_pause))
-    return seats
+    return table_id, tokens, seats
 
 
 async def compare(base: str, table_id: str, tokens: list[str], seats: list[Seat], tally: Tally):
@@ -168,11 +188,13 @@ async def compare(base: str, table_id: str, tokens: list[str], seats: list[Seat]
         await seat.close()
 
 
-async def set_up(http: httpx.AsyncClient, n: int, tries: int = 3) -> tuple[str, list[str]]:
+async def set_up(
+    http: httpx.AsyncClient, n: int, tries: int = 3, clock: str | None = None
+) -> tuple[str, list[str]]:
     """``set_up_table``, again on a dropped keep-alive connection (a busy machine)."""
     for attempt in range(tries):
         try:
-            return await set_up_table(http, n)
+            return await set_up_table(http, n, clock=clock)
         except httpx.TransportError:
             if attempt == tries - 1:
                 raise
@@ -180,17 +202,25 @@ async def set_up(http: httpx.AsyncClient, n: int, tries: int = 3) -> tuple[str, 
     raise AssertionError("unreachable")
 
 
-async def set_up_tables(base: str, count: int) -> list[tuple[str, list[str]]]:
-    """Once the server answers: ``count`` live tables, 50 set up at a time."""
-    async with httpx.AsyncClient(
+def client(base: str) -> httpx.AsyncClient:
+    """An HTTP client for setting up tables on the server at ``base``."""
+    return httpx.AsyncClient(
         base_url=f"http://{base}", timeout=60, limits=httpx.Limits(max_connections=50)
-    ) as http:
+    )
+
+
+async def set_up_tables(
+    base: str, count: int, clock: str | None = None
+) -> list[tuple[str, list[str]]]:
+    """Once the server answers: ``count`` live tables (``clock``: their turn clock, the
+    server's default when None), 50 set up at a time."""
+    async with client(base) as http:
         await wait_healthy(http)
         gate = asyncio.Semaphore(50)
 
         async def one(n: int) -> tuple[str, list[str]]:
             async with gate:
-                return await set_up(http, n)
+                return await set_up(http, n, clock=clock)
 
         return await asyncio.gather(*(one(n) for n in range(count)))
 
@@ -220,37 +250,29 @@ async def main(args: argparse.Namespace) -> None:
     print(f"open-file limit {limit}; server pid {process.pid}", flush=True)
     load_before = os.getloadavg()
     try:
-        tables = await set_up_tables(base, args.tables)
-        print(f"{len(tables)} tables set up; playing for {args.duration:.0f} s", flush=True)
         rng = random.Random(args.seed)
         started = time.monotonic()
         sampler = asyncio.create_task(sample_rss(process.pid, started, tally))
-        gate = asyncio.Semaphore(100)
-        seated = await asyncio.gather(
-            *(
-                play_table(
-                    base,
-                    table_id,
-                    tokens,
-                    args,
-                    started + args.duration,
-                    random.Random(rng.random()),
-                    tally,
-                    gate,
+        gate = asyncio.Semaphore(50)
+        async with client(base) as http:
+            await wait_healthy(http)
+            print(f"setting up {args.tables} tables, each played for {args.duration:.0f} s")
+            played = await asyncio.gather(
+                *(
+                    play_table(http, base, n, args, random.Random(rng.random()), tally, gate)
+                    for n in range(args.tables)
                 )
-                for table_id, tokens in tables
             )
-        )
         elapsed = time.monotonic() - started
         sampler.cancel()
         rss_end = rss_mib(process.pid)
         checks = asyncio.Semaphore(100)
 
-        async def check(table: tuple[str, list[str]], seats: list[Seat]) -> None:
+        async def check(table_id: str, tokens: list[str], seats: list[Seat]) -> None:
             async with checks:
-                await compare(base, table[0], table[1], seats, tally)
+                await compare(base, table_id, tokens, seats, tally)
 
-        await asyncio.gather(*(check(t, s) for t, s in zip(tables, seated, strict=True)))
+        await asyncio.gather(*(check(*table) for table in played))
     finally:
         process.send_signal(signal.SIGINT)
         try:
@@ -258,7 +280,10 @@ async def main(args: argparse.Namespace) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
         tmp.cleanup()
-    print(f"tables: {args.tables}  connections: {2 * args.tables}  played: {elapsed:.0f} s")
+    print(
+        f"tables: {args.tables}  connections: {2 * args.tables}  set up and played:"
+        f" {elapsed:.0f} s (each table {args.duration:.0f} s)"
+    )
     print(
         f"accepted moves: {tally.moves} ({tally.moves / elapsed:.0f}/s, one every "
         f"{args.min_pause}-{args.max_pause} s per table)"

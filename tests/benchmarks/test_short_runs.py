@@ -1,6 +1,7 @@
-"""A short run of the connection and soak benchmarks, so that they cannot rot unseen: each
-plays every move it tries, with no timeout, dropped connection, version gap or error in a
-seat's reader (and the soak benchmark no desync). Only counts are checked, never a timing."""
+"""A short run of the connection, soak and relay-floor benchmarks, so that they cannot rot
+unseen: each plays every move it tries, with no timeout, dropped connection, version gap or
+error in a seat's reader (the soak benchmark no desync; the relay floor answers every move on
+both servers and prints their ratio). Only counts are checked, never a timing."""
 
 from __future__ import annotations
 
@@ -36,10 +37,11 @@ def count(pattern: str, text: str) -> tuple[int, ...]:
 
 
 def test_the_connections_benchmark_plays_every_move() -> None:
-    out = run("connections.py", "--tables", "3", "--hold", "0.5")
-    assert count(r"connections opened: (\d+) of (\d+)", out) == (6, 6)
+    out = run("connections.py", "--tables", "20", "--hold", "2")
+    assert count(r"connections opened: (\d+) of (\d+)", out) == (40, 40)
     moves, planned = count(r"moves: (\d+) of (\d+)", out)
-    assert moves == planned == 6
+    assert moves == planned == 40
+    assert "refused moves: {}" in out, out
     assert count(
         r"dropped: (\d+) .*timeouts: (\d+)  version gaps: (\d+)  reader errors: (\d+)", out
     ) == (0, 0, 0, 0)
@@ -47,12 +49,20 @@ def test_the_connections_benchmark_plays_every_move() -> None:
 
 def test_the_soak_benchmark_plays_with_no_error_or_desync() -> None:
     out = run(
-        "soak.py", "--tables", "3", "--duration", "3", "--min-pause", "0.05", "--max-pause", "0.2"
+        "soak.py", "--tables", "20", "--duration", "4", "--min-pause", "0.1", "--max-pause", "0.3"
     )
-    assert count(r"accepted moves: (\d+)", out)[0] > 0
+    assert count(r"accepted moves: (\d+)", out)[0] >= 20  # as many as tables, at the least
     assert count(
         r"refused (\d+) .*timeouts (\d+)  dropped connections (\d+)  version gaps (\d+)"
         r"  reader errors (\d+)",
         out,
     ) == (0, 0, 0, 0, 0)
-    assert count(r"desyncs: (\d+) of (\d+)", out) == (0, 6)
+    assert count(r"desyncs: (\d+) of (\d+)", out) == (0, 40)
+
+
+def test_the_relay_floor_benchmark_measures_both_servers() -> None:
+    out = run("relay_floor.py", "--tables", "5", "--duration", "2", "--rounds", "1")
+    assert count(r"accepted moves: (\d+) ", out)[0] > 0
+    assert count(r"round trips: (\d+) ", out)[0] > 0
+    assert "refused: 0\n" in out.split("the bare relay")[1], out
+    assert re.search(r"ratio \d+\.\d+", out), out
