@@ -20,6 +20,7 @@ import { setSound, soundOn } from "./sounds.js";
 import { tablePage } from "./table.js";
 import { verifyPage } from "./verify.js";
 import "./i18n-pools.js";
+import "./i18n-tournaments.js";
 
 const app = document.getElementById("app");
 let page = null;

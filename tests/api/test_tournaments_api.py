@@ -1,0 +1,184 @@
+"""Tournaments over the real server, as outside clients see them: an account creates an
+event, players and computer entrants join, the players play their tables over the WebSocket
+(a few random legal moves, then resign), and the client checks every round's pairings, the
+standings and the tie-breaks by recomputing them itself (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.api.test_accounts import account
+from tests.support import Api, live_server, settings_for
+from tests.tournaments.drive import (
+    FAST,
+    SHORT,
+    event_of,
+    half,
+    least_score_cost,
+    no_repeats,
+    pairing_cost,
+    pairs_of,
+    results,
+    scores_before,
+    take_part,
+    tie_breaks,
+    until_status,
+)
+
+
+def assert_error(response: httpx.Response, status: int, code: str) -> None:
+    """The response is a refusal with ``status`` and ``code`` (and a sentence)."""
+    assert response.status_code == status, (response.status_code, response.text)
+    error = response.json()["error"]
+    assert error["code"] == code and error["message"], error
+
+
+@asynccontextmanager
+async def event_api(database_url: str, **settings: Any) -> AsyncIterator[tuple[Api, str]]:
+    """A REST client of a server whose events step five times a second, and its address."""
+    async with (
+        live_server(settings_for(database_url, **{**FAST, **settings})) as base,
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as client,
+    ):
+        yield Api(client), base
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_swiss_of_eight_pairs_by_score_without_repeats_and_ranks_by_the_tie_breaks(
+    database_url: str,
+) -> None:
+    rng = random.Random(37)
+    async with event_api(database_url, online_window_seconds=2.0) as (api, base):
+        host = await account(api, "host", "Host")
+        body = {
+            "name": "Friday Swiss",
+            "format": "swiss",
+            "variant": "sixty-six",
+            "options": SHORT,
+            "rounds": 3,
+            "access": "guests",
+            "computers": True,
+            "starts_in": 8,
+        }
+        event = await api.call("POST", "/api/tournaments", host["token"], json=body, status=201)
+        event_id = event["id"]
+        assert event["status"] == "upcoming" and event["rounds"] == 3
+        people = [await api.player(name) for name in ("Anna", "Bela", "Cili", "Dora")]
+        ghost = await api.player("Gabi")  # joins, then is never seen again
+        for player in [*people, ghost]:
+            await api.call("POST", f"/api/tournaments/{event_id}/join", player["token"])
+        for level in ("easy", "easy", "medium"):
+            path = f"/api/tournaments/{event_id}/computers"
+            await api.call("POST", path, host["token"], json={"level": level})
+        joined = await event_of(api, event_id)
+        assert joined["entrants"] == 8 and len(joined["standings"]) == 8
+        entrant = {
+            p["id"]: (await event_of(api, event_id, p["token"]))["you"]["entrant"]
+            for p in [*people, ghost]
+        }
+        await asyncio.gather(*(take_part(api, base, event_id, p, rng) for p in people))
+        final = await until_status(api, event_id, "finished")
+        rows = await results(api, event_id)
+
+    assert final["round"] == 3
+    everyone = [s["entrant"] for s in final["standings"]]
+    computers = {s["entrant"] for s in final["standings"] if s["computer"]}
+    assert len(computers) == 3 and entrant[ghost["id"]] not in computers
+    pairings = final["pairings"]
+    assert no_repeats(pairings)
+    # Each game's result is stored once: two rows, one a win and one a loss (one row a bye).
+    by_game: dict[int, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_game.setdefault(r["game"], []).append(r)
+    assert set(by_game) == {p["id"] for p in pairings}
+    for game_rows in by_game.values():
+        outcomes = sorted(r["outcome"] for r in game_rows)
+        assert outcomes in (["bye"], ["loss", "win"], ["forfeit_loss", "forfeit_win"])
+    # The ghost was gone when paired: it forfeited rounds 1 and 2 and was withdrawn.
+    gone = entrant[ghost["id"]]
+    assert [r["outcome"] for r in rows if r["entrant"] == gone] == ["forfeit_loss"] * 2
+    assert next(s for s in final["standings"] if s["entrant"] == gone)["withdrawn"]
+    met: set[frozenset[str]] = set()
+    for rnd in (1, 2, 3):
+        pairs, byes = pairs_of(pairings, rnd)
+        playing = [x for pair in pairs for x in pair] + byes
+        active = [e for e in everyone if e != gone or rnd < 3]
+        assert sorted(playing) == sorted(active), rnd
+        assert len(byes) == len(active) % 2, rnd  # one bye when odd, none when even
+        scores = scores_before(rows, everyone, rnd)
+        had_bye = {r["entrant"] for r in rows if r["outcome"] == "bye" and r["round"] < rnd}
+        bye_ok = {e for e in active if e not in had_bye}
+        best = least_score_cost(active, scores, met, bye_ok)
+        assert pairing_cost(pairs, byes[0] if byes else None, scores, active) == best, rnd
+        met |= {frozenset(pair) for pair in pairs}
+    # The standings and their tie-breaks, recomputed from the results.
+    mine = tie_breaks(rows, everyone, 3)
+    for line in final["standings"]:
+        points, buchholz, berger = mine[line["entrant"]]
+        assert (line["points"], line["buchholz"], line["sonneborn_berger"]) == (
+            points,
+            buchholz,
+            berger,
+        ), line
+    order = [s["entrant"] for s in final["standings"]]
+    assert order == sorted(order, key=lambda e: (-half(mine[e][0]), -mine[e][1], -mine[e][2], e))
+    assert [s["rank"] for s in final["standings"]] == list(range(1, 9))
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_creating_and_joining_refuse_with_stable_codes(database_url: str) -> None:
+    async with event_api(database_url) as (api, _):
+        guest = await api.player("Guest")
+        host = await account(api, "host", "Host")
+        swiss = {"name": "Club", "format": "swiss", "variant": "sixty-six", "rounds": 3}
+        response = await api.client.post(
+            "/api/tournaments", json=swiss, headers={"Authorization": f"Bearer {guest['token']}"}
+        )
+        assert_error(response, 403, "accounts_only")
+        for bad, code in (
+            ({**swiss, "rounds": 0}, "bad_tournament"),
+            ({**swiss, "format": "arena"}, "bad_tournament"),
+            ({**swiss, "variant": "three-hand"}, "tournament_seats"),
+            ({**swiss, "variant": "nope"}, "unknown_variant"),
+            ({**swiss, "clock": "none"}, "bad_clock"),
+        ):
+            response = await api.client.post(
+                "/api/tournaments", json=bad, headers={"Authorization": f"Bearer {host['token']}"}
+            )
+            assert_error(response, 422, code)
+        event = await api.call(
+            "POST", "/api/tournaments", host["token"], json={**swiss, "starts_in": 600}, status=201
+        )
+        path = f"/api/tournaments/{event['id']}"
+        headers = {"Authorization": f"Bearer {guest['token']}"}
+        assert_error(await api.client.post(f"{path}/join", headers=headers), 403, "accounts_only")
+        assert_error(
+            await api.client.post(f"{path}/withdraw", headers=headers), 404, "not_registered"
+        )
+        assert_error(
+            await api.client.post(f"{path}/computers", json={"level": "easy"}, headers=headers),
+            403,
+            "not_organizer",
+        )
+        own = {"Authorization": f"Bearer {host['token']}"}
+        assert_error(
+            await api.client.post(f"{path}/computers", json={"level": "easy"}, headers=own),
+            403,
+            "computers_not_allowed",
+        )
+        await api.call("POST", f"{path}/join", host["token"])
+        assert_error(await api.client.post(f"{path}/join", headers=own), 409, "already_registered")
+        left = await api.call("POST", f"{path}/withdraw", host["token"])
+        assert left["entrants"] == 0 and left["you"] is None
+        assert_error(await api.client.get("/api/tournaments/nope"), 404, "tournament_not_found")
+        listed = await api.call("GET", "/api/tournaments")
+        assert [e["id"] for e in listed["upcoming"]] == [event["id"]]
+        assert listed["running"] == [] and listed["finished"] == []
