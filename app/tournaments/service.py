@@ -357,6 +357,8 @@ def game_json(game: Any, results: list[Any]) -> dict[str, Any]:
         "b": game.b,
         "table": game.table_id,
         "status": game.status,
+        "paired_at": game.paired_at,
+        "finished_at": game.finished_at,
         "result": {e: {"outcome": o, "points": p} for e, (o, p) in points.items()} or None,
     }
 

@@ -6,6 +6,7 @@ standings and the tie-breaks by recomputing them itself (docs/tournaments.md).""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -182,3 +183,73 @@ async def test_creating_and_joining_refuse_with_stable_codes(database_url: str) 
         listed = await api.call("GET", "/api/tournaments")
         assert [e["id"] for e in listed["upcoming"]] == [event["id"]]
         assert listed["running"] == [] and listed["finished"] == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_an_arena_pairs_whoever_is_free_scores_streaks_double_and_ends_on_time(
+    database_url: str,
+) -> None:
+    rng = random.Random(66)
+    async with event_api(database_url) as (api, base):
+        host = await account(api, "host", "Host")
+        body = {
+            "name": "Lunch arena",
+            "format": "arena",
+            "variant": "sixty-six",
+            "options": SHORT,
+            "duration": 15,
+            "access": "guests",
+            "computers": True,
+            "starts_in": 1,
+        }
+        event = await api.call("POST", "/api/tournaments", host["token"], json=body, status=201)
+        event_id = event["id"]
+        people = [await api.player(name) for name in ("Anna", "Bela")]
+        for player in people:
+            await api.call("POST", f"/api/tournaments/{event_id}/join", player["token"])
+        path = f"/api/tournaments/{event_id}/computers"
+        await api.call("POST", path, host["token"], json={"level": "easy"})
+        late = await account(api, "late", "Late")
+        running = await until_status(api, event_id, "running")  # the fourth joins late:
+        await api.call("POST", f"/api/tournaments/{event_id}/join", late["token"])
+        players = [*people, late]
+        # Each resigns at once: the computer, never waiting on anyone, wins on and on.
+        await asyncio.gather(*(take_part(api, base, event_id, p, rng, 0) for p in players))
+        final = await until_status(api, event_id, "finished")
+        rows = await results(api, event_id)
+
+    ends_at = running["ends_at"]
+    games = final["pairings"]
+    assert games and all(g["paired_at"] < ends_at for g in games)  # none paired after the end
+    assert all(g["status"] == "finished" and g["result"] for g in games)  # each one counted
+    computer = next(s["entrant"] for s in final["standings"] if s["computer"])
+    entrants = [s["entrant"] for s in final["standings"]]
+    # An entrant is in one game at a time; and pairing is as soon as free: at each wave, of
+    # the entrants in no game then, at most one is left unpaired.
+    for entrant in entrants:
+        mine = [g for g in games if entrant in (g["a"], g["b"])]
+        for earlier, later in itertools.pairwise(mine):
+            assert later["paired_at"] >= earlier["finished_at"], (earlier, later)
+    first = {e: min(g["paired_at"] for g in games if e in (g["a"], g["b"])) for e in entrants}
+    for t in sorted({g["paired_at"] for g in games}):
+        playing = [e for e in entrants if first[e] <= t]  # (the late one is known from then)
+        busy = {x for g in games if g["paired_at"] < t < g["finished_at"] for x in (g["a"], g["b"])}
+        paired = {x for g in games if g["paired_at"] == t for x in (g["a"], g["b"])}
+        assert len(set(playing) - busy - paired) <= 1, t
+    mine = [g for g in games if computer in (g["a"], g["b"])]
+    assert len(mine) >= 3, mine  # the computer, who never waits on anyone, played on
+    # The streak rule, recomputed: a win scores 2, or 4 after two wins in a row; a loss 0.
+    for entrant in entrants:
+        wins_in_a_row = 0
+        for r in (r for r in rows if r["entrant"] == entrant):
+            won = r["outcome"] in ("win", "forfeit_win")
+            expected = (4 if wins_in_a_row >= 2 else 2) if won else 0
+            assert r["points"] == expected, (entrant, r)
+            wins_in_a_row = wins_in_a_row + 1 if won else 0
+    assert any(r["points"] == 4 for r in rows if r["entrant"] == computer), [
+        (r["outcome"], r["points"], r["game"]) for r in rows if r["entrant"] == computer
+    ]
+    totals = {e: sum(r["points"] for r in rows if r["entrant"] == e) for e in entrants}
+    assert [s["points"] for s in final["standings"]] == sorted(totals.values(), reverse=True)
+    assert all(s["points"] == totals[s["entrant"]] for s in final["standings"])

@@ -51,11 +51,13 @@ async def results(api: Api, event_id: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in response.text.splitlines() if line]
 
 
-async def play_table(base: str, table_id: str, token: str, rng: random.Random) -> None:
-    """Play one seat of a table's match: up to a few random legal moves, then resign."""
+async def play_table(
+    base: str, table_id: str, token: str, rng: random.Random, moves: int = 3
+) -> None:
+    """Play one seat of a table's match: up to ``moves`` random legal moves, then resign."""
     client, welcome = await Client.open(base, table_id, token)
     try:
-        budget = rng.randint(0, 3)
+        budget = rng.randint(0, moves)
         view = welcome["view"]
         while view is None:  # the match has not started yet: its welcome comes when it does
             frame = await client.recv(timeout=PATIENCE)
@@ -63,13 +65,13 @@ async def play_table(base: str, table_id: str, token: str, rng: random.Random) -
         if view["match_over"]:
             return
         version, legal = welcome["version"] if welcome["view"] else frame["version"], view["legal"]
+        resigned = False
         while True:
-            moves = [a for a in legal if a["type"] != "resign"]
             action = None
-            if budget <= 0 and any(a["type"] == "resign" for a in legal):
-                action = {"type": "resign"}
-            elif moves:
-                action, budget = rng.choice(moves), budget - 1
+            if budget <= 0 and not resigned:  # a resignation is never listed as legal
+                action, resigned = {"type": "resign"}, True
+            elif legal and not resigned:
+                action, budget = rng.choice(legal), budget - 1
             if action is not None:
                 message = {"type": "action", "id": f"{version}", "version": version}
                 await client.send({**message, "action": action})
@@ -92,10 +94,16 @@ async def play_table(base: str, table_id: str, token: str, rng: random.Random) -
 
 
 async def take_part(
-    api: Api, base: str, event_id: str, player: dict[str, Any], rng: random.Random
+    api: Api,
+    base: str,
+    event_id: str,
+    player: dict[str, Any],
+    rng: random.Random,
+    moves: int = 3,
 ) -> list[str]:
-    """Poll the event as ``player`` and play every table it is paired at, until the event
-    finishes; the tables played."""
+    """Poll the event as ``player`` and play every table it is paired at (``moves``: at
+    most that many random moves before resigning), until the event finishes; the tables
+    played."""
     played: list[str] = []
     deadline = time.monotonic() + 3 * PATIENCE
     while time.monotonic() < deadline:
@@ -105,7 +113,7 @@ async def take_part(
         you = event["you"]
         if you is not None and you["table"] is not None and you["table"] not in played:
             played.append(you["table"])
-            await play_table(base, you["table"], player["token"], rng)
+            await play_table(base, you["table"], player["token"], rng, moves)
         await asyncio.sleep(0.1)
     raise AssertionError(f"the event never finished: {event}")
 
