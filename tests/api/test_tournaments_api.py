@@ -106,6 +106,8 @@ async def test_a_swiss_of_eight_pairs_by_score_without_repeats_and_ranks_by_the_
     # The ghost was gone when paired: it forfeited rounds 1 and 2 and was withdrawn.
     gone = entrant[ghost["id"]]
     assert [r["outcome"] for r in rows if r["entrant"] == gone] == ["forfeit_loss"] * 2
+    played = [r for r in rows if gone not in (r["entrant"], r["opponent"])]
+    assert {r["outcome"] for r in played} == {"win", "loss", "bye"}  # the others played
     assert next(s for s in final["standings"] if s["entrant"] == gone)["withdrawn"]
     met: set[frozenset[str]] = set()
     for rnd in (1, 2, 3):
@@ -247,9 +249,81 @@ async def test_an_arena_pairs_whoever_is_free_scores_streaks_double_and_ends_on_
             expected = (4 if wins_in_a_row >= 2 else 2) if won else 0
             assert r["points"] == expected, (entrant, r)
             wins_in_a_row = wins_in_a_row + 1 if won else 0
+    assert {r["outcome"] for r in rows} == {"win", "loss"}
     assert any(r["points"] == 4 for r in rows if r["entrant"] == computer), [
         (r["outcome"], r["points"], r["game"]) for r in rows if r["entrant"] == computer
     ]
     totals = {e: sum(r["points"] for r in rows if r["entrant"] == e) for e in entrants}
     assert [s["points"] for s in final["standings"]] == sorted(totals.values(), reverse=True)
     assert all(s["points"] == totals[s["entrant"]] for s in final["standings"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_four_hand_team_swiss_seats_partners_across_and_meets_every_team_once(
+    database_url: str,
+) -> None:
+    rng = random.Random(4)
+    async with event_api(database_url) as (api, base):
+        host = await account(api, "host", "Host")
+        body = {
+            "name": "Partners' Swiss",
+            "format": "swiss",
+            "variant": "four-hand",
+            "options": SHORT,
+            "rounds": 3,
+            "access": "guests",
+            "computers": True,
+            "starts_in": 4,
+        }
+        event = await api.call("POST", "/api/tournaments", host["token"], json=body, status=201)
+        event_id, path = event["id"], f"/api/tournaments/{event['id']}"
+        assert event["seats"] == 4
+        people = [await api.player(name) for name in ("Anna", "Bela", "Cili", "Dora", "Emma")]
+        teams: dict[str, list[str]] = {}
+        for first, second in ((people[0], people[1]), (people[2], people[3])):
+            made = await api.call("POST", f"{path}/join", first["token"])
+            team = made["you"]["entrant"]
+            assert [t["id"] for t in made["teams"]] == [team]  # waiting for its partner
+            await api.call("POST", f"{path}/join", second["token"], json={"team": team})
+            teams[team] = [first["id"], second["id"]]
+        alone = (await api.call("POST", f"{path}/join", people[4]["token"]))["you"]["entrant"]
+        for level in ("easy", "medium"):
+            await api.call("POST", f"{path}/computers", host["token"], json={"level": level})
+        own = {"Authorization": f"Bearer {host['token']}"}
+        full = {"team": next(iter(teams))}
+        response = await api.client.post(f"{path}/join", json=full, headers=own)
+        assert_error(response, 409, "team_full")
+        nowhere = {"team": "nope"}
+        response = await api.client.post(f"{path}/join", json=nowhere, headers=own)
+        assert_error(response, 404, "team_not_found")
+        await asyncio.gather(*(take_part(api, base, event_id, p, rng) for p in people[:4]))
+        final = await until_status(api, event_id, "finished")
+        rows = await results(api, event_id)
+        tables = {
+            g["table"]: await api.call("GET", f"/api/tables/{g['table']}")
+            for g in final["pairings"]
+            if g["table"] is not None
+        }
+
+    assert next(s for s in final["standings"] if s["entrant"] == alone)["withdrawn"]
+    entrants = [s["entrant"] for s in final["standings"] if s["entrant"] != alone]
+    assert len(entrants) == 4
+    pairings = final["pairings"]
+    assert no_repeats(pairings) and len(pairings) == 6  # three rounds of two games
+    for rnd in (1, 2, 3):
+        pairs, byes = pairs_of(pairings, rnd)
+        assert byes == [] and sorted(x for pair in pairs for x in pair) == sorted(entrants)
+    # Partners sit across: side a in seats 0 and 2, side b in 1 and 3.
+    for game in pairings:
+        seats = {s["seat"]: s["player_id"] for s in tables[game["table"]]["seats"]}
+        for side, entrant in ((0, game["a"]), (1, game["b"])):
+            if entrant in teams:
+                assert [seats[side], seats[side + 2]] == teams[entrant], game
+    assert {r["outcome"] for r in rows} == {"win", "loss"}  # everyone played every game
+    mine = tie_breaks(rows, entrants, 3)
+    for line in final["standings"]:
+        if line["entrant"] in mine:
+            assert (line["points"], line["buchholz"], line["sonneborn_berger"]) == (
+                mine[line["entrant"]]
+            )

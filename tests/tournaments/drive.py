@@ -87,8 +87,9 @@ async def play_table(
                     return
             elif frame["type"] == "aborted":
                 return
-            elif frame["type"] == "error":
-                assert frame["code"] in ("stale_version", "match_over", "no_match"), frame
+            elif frame["type"] == "error":  # another seat acted first: try again
+                assert frame["code"] == "stale_version", frame
+                resigned = False
     finally:
         await client.close()
 
