@@ -305,6 +305,10 @@ async def test_a_four_hand_team_swiss_seats_partners_across_and_meets_every_team
             for g in final["pairings"]
             if g["table"] is not None
         }
+        # Every match of the event lists it in its record, and the history filters by it.
+        listed = await api.call("GET", "/api/matches", params={"tournament": event_id})
+        other = await api.call("GET", "/api/matches", params={"tournament": "another"})
+        record = await api.call("GET", f"/api/matches/{listed['matches'][0]['id']}")
 
     assert next(s for s in final["standings"] if s["entrant"] == alone)["withdrawn"]
     entrants = [s["entrant"] for s in final["standings"] if s["entrant"] != alone]
@@ -321,6 +325,9 @@ async def test_a_four_hand_team_swiss_seats_partners_across_and_meets_every_team
             if entrant in teams:
                 assert [seats[side], seats[side + 2]] == teams[entrant], game
     assert {r["outcome"] for r in rows} == {"win", "loss"}  # everyone played every game
+    assert sorted(m["table_id"] for m in listed["matches"]) == sorted(tables)
+    assert {m["tournament"] for m in listed["matches"]} == {event_id}
+    assert other["matches"] == [] and record["tournament"] == event_id
     mine = tie_breaks(rows, entrants, 3)
     for line in final["standings"]:
         if line["entrant"] in mine:
