@@ -1,7 +1,7 @@
 """An arena of computer entrants run by the real server: the owner's pairing time per wave,
 games per minute, and the server's CPU.
 
-Run ``python benchmarks/tournament_arena.py`` (by default 500 computer entrants for two
+Run ``python -m benchmarks.tournament_arena`` (by default 500 computer entrants for two
 minutes; ``--entrants 40 --seconds 30`` for a quick look). A server (SQLite in a temporary
 folder, bots in threads) runs in this process; an account creates the arena, adds the
 computer entrants of the easy level and waits for the end. Matches are one deal
@@ -42,9 +42,7 @@ PAIR_ARENA = owner_module.pair_arena
 owner_module.pair_arena = timed_pair_arena  # type: ignore[assignment]
 
 
-async def run(entrants: int, seconds: float) -> None:
-    folder = Path(tempfile.mkdtemp(prefix="talon-arena-"))
-    url = migrated_sqlite(folder / "template.db", folder / "talon.db")
+async def run(url: str, entrants: int, seconds: float) -> None:
     settings = settings_for(
         url,
         tournament_tick_seconds=1.0,
@@ -107,7 +105,9 @@ def main() -> None:
     parser.add_argument("--entrants", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=120.0)
     args = parser.parse_args()
-    asyncio.run(run(args.entrants, args.seconds))
+    folder = Path(tempfile.mkdtemp(prefix="talon-arena-"))
+    url = migrated_sqlite(folder / "template.db", folder / "talon.db")
+    asyncio.run(run(url, args.entrants, args.seconds))
 
 
 if __name__ == "__main__":
