@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 
 FORFEITS = ("forfeit", "claimed")
 """The consequences in a match's record of abandonments that make its loss a forfeit."""
+STARTS_AT_ONCE = 8
+"""How many of a wave's new tables start their matches at once (as a pool's)."""
 SWISS_POINTS = {"win": 1.0, "forfeit_win": 1.0, "loss": 0.0, "forfeit_loss": 0.0}
 
 
@@ -276,8 +278,13 @@ class EventOwner:
             table_id = await self._open(event, game, a, b)
             if table_id is not None:
                 opened.append(table_id)
-        for table_id in opened:
-            await self.tables.start_if_full(table_id)
+        starting = asyncio.Semaphore(STARTS_AT_ONCE)
+
+        async def start(table_id: str) -> None:
+            async with starting:
+                await self.tables.start_if_full(table_id)
+
+        await asyncio.gather(*(start(table_id) for table_id in opened))
 
     async def _open(
         self, event: Tournament, game: TournamentGame, a: TournamentEntrant, b: TournamentEntrant
