@@ -133,6 +133,9 @@ class Settings(BaseSettings):
     pool_range_base: float = Field(default=100.0, ge=0)
     pool_range_growth: float = Field(default=50.0, ge=0)
     pool_bot_after_seconds: float = Field(default=20.0, ge=0)
+    # Tournaments (docs/tournaments.md): how often the owner of an event steps it (records
+    # finished games, seats pending ones, pairs, starts and ends it).
+    tournament_tick_seconds: float = Field(default=1.0, gt=0, le=60)
     # A player is online while a table socket of its is open or for this many seconds after
     # its last authenticated request (GET /api/online; a pool takes an offline player out).
     online_window_seconds: float = Field(default=60.0, gt=0)

@@ -12,6 +12,7 @@ from app.api import (
     players,
     pools,
     tables,
+    tournaments,
     variants,
     ws,
 )
@@ -25,6 +26,7 @@ for module in (
     tables,
     pools,
     challenges,
+    tournaments,
     matches,
     leaderboard,
     ws,

@@ -47,15 +47,18 @@ async def list_matches(
     rated: Annotated[bool | None, Query(description="rated (true) or casual (false)")] = None,
     since: Annotated[datetime | None, Query(description="started at or after")] = None,
     until: Annotated[datetime | None, Query(description="started before")] = None,
+    tournament: Annotated[
+        str | None, Query(max_length=32, description="only the matches of this event")
+    ] = None,
     limit: Annotated[int, Query()] = 20,
     before: Annotated[
         int | None, Query(ge=1, le=MAX_ID, description="the previous page's 'next'")
     ] = None,
 ) -> Any:
     """Matches newest first, optionally of one player (against one opponent, won or lost),
-    of one variant, rated or casual, started between two times. A private table's matches are
-    listed to those who played them, and to others once over (unless its players chose
-    ``history: never``)."""
+    of one variant, rated or casual, started between two times, of one tournament. A private
+    table's matches are listed to those who played them, and to others once over (unless its
+    players chose ``history: never``)."""
     where = MatchFilter(
         player_id=player,
         variant=variant,
@@ -64,6 +67,7 @@ async def list_matches(
         rated=rated,
         since=aware(since),
         until=aware(until),
+        tournament=tournament,
     )
     return await history.list_matches(limit=limit, before=before, where=where, viewer_id=viewer)
 

@@ -381,6 +381,9 @@ class MatchOut(BaseModel):
         default=None,
         description="How the match's analysis stands (null: nobody asked for one).",
     )
+    tournament: str | None = Field(
+        default=None, description="The event whose table it was played at (null: none)."
+    )
     server_commitment: str | None = Field(
         description="SHA-256 of the server seed the match seed was made of, as the table "
         "published it before the match (null for matches older than contributions)."

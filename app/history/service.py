@@ -26,13 +26,20 @@ from app.history.replay import PIECE, piece_starts, piece_steps, step_count
 from app.store import Match
 from app.store import analyses as analysis_store
 from app.store import matches as match_store
+from app.store import tournaments as tournament_store
 from app.store.db import AsyncSession
 from app.store.matches import OVER, MatchFilter
 from app.store.players import SeatRow
 
 
-def match_json(match: Match, seats: list[SeatRow], analysis: str | None = None) -> dict[str, Any]:
-    """A match's public record; ``analysis``: how its analysis stands (None: not asked for)."""
+def match_json(
+    match: Match,
+    seats: list[SeatRow],
+    analysis: str | None = None,
+    tournament: str | None = None,
+) -> dict[str, Any]:
+    """A match's public record; ``analysis``: how its analysis stands (None: not asked for);
+    ``tournament``: the event whose table it was played at."""
     seed = match.server_seed  # its commitment is public from the start (docs/fairness.md)
     return {
         "id": match.id,
@@ -52,6 +59,7 @@ def match_json(match: Match, seats: list[SeatRow], analysis: str | None = None) 
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "server_commitment": None if seed is None else seed_commitment(seed),
         "analysis": analysis,
+        "tournament": tournament,
         # Players whose turn clock ran out: a computer player took the seat, or it forfeited.
         "abandoned": [
             {k: entry[k] for k in ("seat", "player_id", "name", "consequence")}
@@ -121,8 +129,11 @@ class HistoryService:
             page = matches[:limit]
             seats = await match_store.seats_of_matches(session, [m.id for m in page])
             analyses = await analysis_store.statuses(session, [m.id for m in page])
+            events = await tournament_store.event_of_tables(session, [m.table_id for m in page])
         return {
-            "matches": [match_json(m, seats[m.id], analyses.get(m.id)) for m in page],
+            "matches": [
+                match_json(m, seats[m.id], analyses.get(m.id), events.get(m.table_id)) for m in page
+            ],
             "next": page[-1].id if len(matches) > limit else None,
         }
 
@@ -151,7 +162,9 @@ class HistoryService:
             match = await self._find(session, match_id, viewer_id)
             seats = await match_store.seats_of_matches(session, [match_id])
             analysis = await analysis_store.get_analysis(session, match_id)
-        return match_json(match, seats[match_id], analysis.status if analysis else None)
+            events = await tournament_store.event_of_tables(session, [match.table_id])
+        status = analysis.status if analysis else None
+        return match_json(match, seats[match_id], status, events.get(match.table_id))
 
     async def match_log(
         self,

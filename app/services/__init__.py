@@ -37,6 +37,8 @@ from app.tables.hub import Hub, LocalHub
 from app.tables.leases import Leases
 from app.tables.relay import Relay
 from app.tables.service import TableService
+from app.tournaments.owner import EventOwner, OwnerSettings
+from app.tournaments.service import TournamentService
 
 
 @dataclass
@@ -57,6 +59,8 @@ class Services:
     pools: PoolService
     challenges: ChallengeService
     notices: Notices
+    tournaments: TournamentService
+    events: EventOwner
     relay: Relay | None = None
     sync_interval: float = 2.0
     online: Online = field(default_factory=Online)
@@ -127,6 +131,13 @@ class Services:
         pools = PoolService(
             sessions, tables, online, worker, pool_settings(settings), notices=notices
         )
+        events = EventOwner(
+            sessions,
+            tables,
+            online,
+            worker,
+            OwnerSettings(settings.tournament_tick_seconds, settings.lease_seconds),
+        )
         history = HistoryService(sessions, settings.history_page_max, settings.replay_cache_bytes)
         revocations = Revocations(sessions)
         if settings.redis_url is not None:
@@ -164,6 +175,8 @@ class Services:
                 notices=notices,
             ),
             notices=notices,
+            tournaments=TournamentService(sessions),
+            events=events,
             relay=relay,
             sync_interval=upkeep_interval(settings),
             online=online,
@@ -186,6 +199,7 @@ class Services:
             )
         rebuilt = await self.tables.rebuild_live_tables()
         self.pools.start()
+        self.events.start_running()
         return rebuilt
 
     async def check_database(self) -> None:
@@ -201,6 +215,7 @@ class Services:
         """Stop the bots and the lease upkeep, hand every table over (giving up its lease),
         stop the relay and the committer and release the database connections."""
         await self.pools.close()
+        await self.events.close()
         await self.bots.close()
         await self.analysis.close()
         for task in (self._watcher, self._evicter, self._online_upkeep):

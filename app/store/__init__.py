@@ -1,7 +1,7 @@
 """Persistence: SQLAlchemy models and query functions. Never commits on its own.
 
 Query modules: ``players``, ``passkeys``, ``tables``, ``matches``, ``ratings``, ``chat``,
-``challenges``, ``pools``.
+``challenges``, ``pools``, ``tournaments``.
 ``db`` builds engines and sessions.
 """
 
@@ -26,6 +26,12 @@ from app.store.models import (
     RatingChange,
     Table,
     TableSeat,
+    Tournament,
+    TournamentEntrant,
+    TournamentGame,
+    TournamentMember,
+    TournamentResult,
+    TournamentRound,
 )
 
 __all__ = [
@@ -49,4 +55,10 @@ __all__ = [
     "RatingChange",
     "Table",
     "TableSeat",
+    "Tournament",
+    "TournamentEntrant",
+    "TournamentGame",
+    "TournamentMember",
+    "TournamentResult",
+    "TournamentRound",
 ]

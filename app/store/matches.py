@@ -22,7 +22,7 @@ from sqlalchemy import (
 )
 
 from app.store.db import AsyncSession, BoundStatement, Step
-from app.store.models import ActionRecord, Match, MatchSeat, Table, utcnow
+from app.store.models import ActionRecord, Match, MatchSeat, Table, TournamentGame, utcnow
 from app.store.players import SeatRow, seated
 
 OVER = ("finished", "aborted")
@@ -145,7 +145,8 @@ def finish_update(
 @dataclass(frozen=True)
 class MatchFilter:
     """Which matches a history page shows. ``result`` ("won" or "lost") and ``opponent`` are
-    seen from ``player_id``'s seat; ``since`` and ``until`` bound the start time."""
+    seen from ``player_id``'s seat; ``since`` and ``until`` bound the start time;
+    ``tournament``: only the matches of that event's tables."""
 
     player_id: str | None = None
     variant: str | None = None
@@ -155,6 +156,7 @@ class MatchFilter:
     since: datetime | None = None
     until: datetime | None = None
     finished_only: bool = False
+    tournament: str | None = None
 
 
 async def list_matches(
@@ -196,6 +198,11 @@ async def list_matches(
         query = query.where(Match.started_at < where.until)
     if where.finished_only:
         query = query.where(Match.status.in_(OVER))
+    if where.tournament is not None:
+        played_for = select(TournamentGame.table_id).where(
+            TournamentGame.tournament_id == where.tournament
+        )
+        query = query.where(Match.table_id.in_(played_for))
     if before is not None:
         query = query.where(Match.id < before)
     return list(await session.scalars(query))

@@ -416,3 +416,117 @@ class Challenge(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     accepted_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True)
     table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+class Tournament(Base):
+    """An arena or Swiss event (``app/tournaments``) and its lease.
+
+    ``status`` is ``upcoming`` until its owner starts it at ``starts_at``, then ``running``,
+    then ``finished``. An arena runs until ``ends_at``; a Swiss event ``rounds`` rounds, the
+    current one being ``round``. ``access``: ``accounts`` or ``guests`` (anyone may join);
+    ``computers``: whether computer entrants may be added. ``owner``, ``lease_until`` and
+    ``lease_epoch`` are the event's lease, taken, renewed and fenced as a table's is. Times
+    are seconds since the epoch."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    format: Mapped[str] = mapped_column(String(8))
+    variant: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[int] = mapped_column(Integer)
+    clock: Mapped[str] = mapped_column(String(16))
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    access: Mapped[str] = mapped_column(String(16))
+    computers: Mapped[bool] = mapped_column(Boolean, default=False)
+    streak: Mapped[bool] = mapped_column(Boolean, default=True)
+    bye_points: Mapped[float] = mapped_column(Float, default=1.0)
+    starts_at: Mapped[float] = mapped_column(Float, index=True)
+    ends_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rounds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_by: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    created_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    lease_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    lease_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class TournamentEntrant(Base):
+    """One entrant of an event: a player, a team of two (four-hand), or a computer entrant
+    (``computer``: its level; no members). ``withdrawn``: no longer paired (it withdrew, or
+    forfeited twice in a row, or its team was not complete at the start)."""
+
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    members: Mapped[list[Any]] = mapped_column(JSON)
+    computer: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rating: Mapped[float] = mapped_column(Float)
+    joined_at: Mapped[float] = mapped_column(Float)
+    withdrawn: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class TournamentMember(Base):
+    """Which entrant of an event a player plays in (one per player and event)."""
+
+    __tablename__ = "tournament_members"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    entrant_id: Mapped[str] = mapped_column(String(32))
+
+
+class TournamentRound(Base):
+    """A Swiss round paired (its row is written once, in the transaction that pairs it)."""
+
+    __tablename__ = "tournament_rounds"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paired_at: Mapped[float] = mapped_column(Float)
+
+
+class TournamentGame(Base):
+    """A pairing: entrants ``a`` and ``b`` (``b`` None: ``a``'s bye) in ``round`` (an arena
+    numbers its waves). ``status``: ``pending`` (paired, no table yet), ``playing`` (at
+    ``table_id``) or ``finished`` (its results stored in the same transaction)."""
+
+    __tablename__ = "tournament_games"
+    __table_args__ = (Index("ix_tournament_games_status", "tournament_id", "status"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"))
+    round: Mapped[int] = mapped_column(Integer)
+    a: Mapped[str] = mapped_column(String(32))
+    b: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True, index=True)
+    status: Mapped[str] = mapped_column(String(16))
+    paired_at: Mapped[float] = mapped_column(Float)
+    finished_at: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class TournamentResult(Base):
+    """What one game gave one entrant: ``outcome`` (``win``, ``loss``, ``forfeit_win``,
+    ``forfeit_loss``, ``bye``) and the points it scored. ``id`` orders the results as they
+    were stored (the arena's streaks run in that order); one row per game and entrant."""
+
+    __tablename__ = "tournament_results"
+    __table_args__ = (
+        UniqueConstraint("game_id", "entrant_id", name="uq_tournament_results_game_entrant"),
+        Index("ix_tournament_results_tournament", "tournament_id", "entrant_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"))
+    game_id: Mapped[int] = mapped_column(ForeignKey("tournament_games.id"))
+    entrant_id: Mapped[str] = mapped_column(String(32))
+    round: Mapped[int] = mapped_column(Integer)
+    opponent: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    outcome: Mapped[str] = mapped_column(String(16))
+    points: Mapped[float] = mapped_column(Float)

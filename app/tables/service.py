@@ -205,17 +205,24 @@ class TableService(TableRegistry):
         clock: str,
         bots: dict[int, str] | None = None,
         start: bool = True,
+        options: dict[str, Any] | None = None,
+        on_timeout: str = "takeover",
+        created_by: str | None = None,
     ) -> str | None:
-        """A new public table of ``variant`` (default options) with ``players`` in seats 0,
-        1, ... and ``bots`` (seat -> level) in the seats after them, opened for a pool. Its
-        rows are written in one transaction with ``claim(session, table_id)`` (which takes
-        the pool's entries); when that answers False, nothing is written and the answer is
-        None. Then, unless ``start`` is False (the caller starts it with ``start_if_full``),
-        the match starts through the table's actor (``StartFull``). The new table's id."""
-        rules = rules_for_table(variant, {})
+        """A new public table of ``variant`` (``options``, by default none) with ``bots``
+        (seat -> level) in their seats and ``players`` in the other seats, in order, opened
+        for a pool or a tournament. Its rows are written in one transaction with
+        ``claim(session, table_id)`` (which takes the pool's entries); when that answers
+        False, nothing is written and the answer is None. Then, unless ``start`` is False
+        (the caller starts it with ``start_if_full``), the match starts through the table's
+        actor (``StartFull``). ``on_timeout``: as ``create_table``'s; ``created_by``: the
+        table's creator when no player sits at it (computers only). The new table's id."""
+        rules = rules_for_table(variant, options or {})
         bots = bots or {}
         await self._ensure_bot_players(bots)
         table_id = identity.new_id()
+        free = [seat for seat in range(seat_count(rules)) if seat not in bots]
+        creator = created_by or players[0]
         try:
             async with self.sessions.begin() as session:
                 await table_store.add_table(
@@ -228,13 +235,13 @@ class TableService(TableRegistry):
                     spectators=True,
                     history="after_match",
                     seats=seat_count(rules),
-                    created_by=players[0],
+                    created_by=creator,
                     rated=rated,
                     clock=clock,
-                    on_timeout="takeover",
+                    on_timeout=on_timeout,
                 )
-                await fairness.seed_new_table(session, table_id, players[0], None, self.new_seed)
-                for seat, player_id in enumerate(players):
+                await fairness.seed_new_table(session, table_id, creator, None, self.new_seed)
+                for seat, player_id in zip(free, players, strict=False):
                     await table_store.take_seat(session, table_id, seat, player_id)
                 for seat, level in bots.items():
                     await table_store.take_seat(session, table_id, seat, bot_player_id(level, seat))

@@ -21,6 +21,7 @@ import { rulesPage } from "./rules.js";
 import { setSound, soundOn } from "./sounds.js";
 import { tablePage } from "./table.js";
 import { verifyPage } from "./verify.js";
+import "./i18n-tournaments.js";
 
 const app = document.getElementById("app");
 let page = null;
