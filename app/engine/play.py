@@ -250,22 +250,17 @@ def marriage_pending(state: State, seat: int) -> bool:
     return state.tricks_won[seat] == 0
 
 
-def marriage_offers(
-    state: State, seat: int, legal: list[Action] | None = None
-) -> list[tuple[str, int, bool]]:
+def marriage_offers(state: State, seat: int) -> list[tuple[str, int, bool]]:
     """The marriages ``seat`` may declare now: ``(suit, points, pending)`` in suit order.
 
     ``points`` is what the marriage is worth (:func:`marriage_points`); ``pending`` is True if
     it would wait for the declarer's (side's) first trick (:func:`marriage_pending`).
-    ``legal``: the seat's legal actions when the caller has them already.
 
     >>> from app.engine import new_deal, preset
     >>> marriage_offers(new_deal(preset("sixty-six"), seed="x"), 0)
     []
     """
-    if legal is None:
-        legal = legal_actions(state, seat)
-    suits = {a.card.suit for a in legal if a.marriage and a.card is not None}
+    suits = {a.card.suit for a in legal_actions(state, seat) if a.marriage and a.card is not None}
     pending = marriage_pending(state, seat)
     return [(suit, marriage_points(state, suit), pending) for suit in SUITS if suit in suits]
 

@@ -143,13 +143,12 @@ def seat_options(state: State, seat: int | None) -> SeatOptions:
     """
     if seat is None:
         return {"legal": [], "unplayable": {}, "declarable": []}
-    legal = legal_actions(state, seat)  # once: the marriages on offer are read from it
     return {
-        "legal": [a.to_json() for a in legal],
+        "legal": [a.to_json() for a in legal_actions(state, seat)],
         "unplayable": {code: str(reason) for code, reason in unplayable(state, seat).items()},
         "declarable": [
             {"suit": suit, "points": points, "pending": pending}
-            for suit, points, pending in marriage_offers(state, seat, legal)
+            for suit, points, pending in marriage_offers(state, seat)
         ],
     }
 
