@@ -10,7 +10,6 @@ revoked, and then only answers ``ping``; the frames come from ``Notices``
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from fastapi import APIRouter, WebSocket
@@ -19,15 +18,14 @@ from starlette.websockets import WebSocketDisconnect
 from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
 from app.api.ws import (
-    CLOSE_BAD_HELLO,
     CLOSE_BAD_TOKEN,
     CLOSE_TOO_MANY,
     CLOSE_TRY_LATER,
     UNAVAILABLE,
     Connection,
-    close,
     error_frame,
     parse,
+    receive_hello,
     receive_text,
     refuse,
 )
@@ -45,17 +43,8 @@ async def greet_player(
     websocket: WebSocket, services: Services, settings: Settings
 ) -> tuple[Player, str] | None:
     """Wait for ``hello`` with a token; the player and its token, or None once refused."""
-    try:
-        text = await asyncio.wait_for(receive_text(websocket, settings), settings.ws_hello_timeout)
-    except TimeoutError:
-        await close(websocket, CLOSE_BAD_HELLO, "send hello first")
-        return None
-    if text is None:
-        return None
-    hello, problem = parse(text)
-    if hello is None or hello["type"] != "hello":
-        frame = problem or error_frame("hello_expected", "Send hello first.")
-        await refuse(websocket, CLOSE_BAD_HELLO, frame, "send hello first")
+    hello = await receive_hello(websocket, settings)
+    if hello is None:
         return None
     token = hello.get("token")
     if not isinstance(token, str):

@@ -236,11 +236,9 @@ def too_big(size: int, limit: int) -> str:
 Table = TableAuthority | RemoteTable
 
 
-async def greet(
-    websocket: WebSocket, services: Services, settings: Settings, table_id: str
-) -> tuple[Table, str | None, int | None, str | None] | None:
-    """Wait for ``hello``; the table, the player id (None: spectator), ``since`` and the
-    token that identified the player."""
+async def receive_hello(websocket: WebSocket, settings: Settings) -> dict[str, Any] | None:
+    """Wait for a socket's first message, which must be ``hello``: the hello, or None once
+    the socket is closed (no hello in time, gone, or refused with ``hello_expected``)."""
     try:
         text = await asyncio.wait_for(receive_text(websocket, settings), settings.ws_hello_timeout)
     except TimeoutError:
@@ -250,8 +248,19 @@ async def greet(
         return None
     hello, problem = parse(text)
     if hello is None or hello["type"] != "hello":
-        await websocket.send_json(problem or error_frame("hello_expected", "Send hello first."))
-        await close(websocket, CLOSE_BAD_HELLO, "send hello first")
+        frame = problem or error_frame("hello_expected", "Send hello first.")
+        await refuse(websocket, CLOSE_BAD_HELLO, frame, "send hello first")
+        return None
+    return hello
+
+
+async def greet(
+    websocket: WebSocket, services: Services, settings: Settings, table_id: str
+) -> tuple[Table, str | None, int | None, str | None] | None:
+    """Wait for ``hello``; the table, the player id (None: spectator), ``since`` and the
+    token that identified the player."""
+    hello = await receive_hello(websocket, settings)
+    if hello is None:
         return None
     token, since, invite = hello.get("token"), hello.get("since"), hello.get("invite")
     if (
