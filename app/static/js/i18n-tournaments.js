@@ -5,6 +5,8 @@ import { addStrings } from "./i18n.js";
 
 addStrings({
   en: {
+    tournament_rounds_one: "1 round",
+    tournament_points_one: "1 point",
     tournaments_title: "Tournaments",
     tournaments_running: "Running",
     tournaments_upcoming: "Upcoming",
@@ -63,6 +65,8 @@ addStrings({
     err_computers_not_allowed: "This tournament has no computer entrants.",
   },
   de: {
+    tournament_rounds_one: "1 Runde",
+    tournament_points_one: "1 Punkt",
     tournaments_title: "Turniere",
     tournaments_running: "Laufend",
     tournaments_upcoming: "Demnächst",
@@ -121,6 +125,8 @@ addStrings({
     err_computers_not_allowed: "In diesem Turnier spielen keine Computer mit.",
   },
   pl: {
+    tournament_rounds_one: "1 runda",
+    tournament_points_one: "1 punkt",
     tournaments_title: "Turnieje",
     tournaments_running: "Trwające",
     tournaments_upcoming: "Nadchodzące",
@@ -179,6 +185,8 @@ addStrings({
     err_computers_not_allowed: "W tym turnieju nie grają komputery.",
   },
   it: {
+    tournament_rounds_one: "1 turno",
+    tournament_points_one: "1 punto",
     tournaments_title: "Tornei",
     tournaments_running: "In corso",
     tournaments_upcoming: "In arrivo",
@@ -237,6 +245,8 @@ addStrings({
     err_computers_not_allowed: "In questo torneo non giocano computer.",
   },
   es: {
+    tournament_rounds_one: "1 ronda",
+    tournament_points_one: "1 punto",
     tournaments_title: "Torneos",
     tournaments_running: "En curso",
     tournaments_upcoming: "Próximos",

@@ -30,7 +30,7 @@ function whenText(epoch) {
 
 function formatText(event) {
   const game = t(`variant_${event.variant}`);
-  const length = event.format === "arena" ? t("tournament_minutes", { n: Math.round((event.ends_at - event.starts_at) / 60) }) : t("tournament_rounds_n", { n: event.rounds });
+  const length = event.format === "arena" ? t("tournament_minutes", { n: Math.round((event.ends_at - event.starts_at) / 60) }) : t(event.rounds === 1 ? "tournament_rounds_one" : "tournament_rounds_n", { n: event.rounds });
   return [t(`tournament_${event.format}`), game, length, event.rated ? t("tournament_rated") : null].filter(Boolean).join(" · ");
 }
 
@@ -206,7 +206,7 @@ export function tournamentPage(root, id, navigate) {
     return h(
       "ol",
       { class: "podium", "data-testid": "podium" },
-      top.map((row) => h("li", { class: `place place-${row.rank}` }, h("span", { class: "medal" }, String(row.rank)), entrantName(row), h("span", { class: "muted" }, t("tournament_points_n", { n: points(row.points) })))),
+      top.map((row) => h("li", { class: `place place-${row.rank}` }, h("span", { class: "medal" }, String(row.rank)), entrantName(row), h("span", { class: "muted" }, t(row.points === 1 ? "tournament_points_one" : "tournament_points_n", { n: points(row.points) })))),
     );
   }
 
