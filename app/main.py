@@ -119,6 +119,8 @@ def serve_client(app: FastAPI) -> None:
         "/history/{match_id}/verify",
         "/account",
         "/leaderboard",
+        "/tournaments",
+        "/tournaments/{event_id}",
     )
     for path in (*pages, "/rules", "/players/{player_id}"):
         app.add_api_route(path, page, methods=["GET"], include_in_schema=False)

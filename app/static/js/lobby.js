@@ -8,6 +8,7 @@ import { dropToast, h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import { seatNames, t } from "./i18n.js";
 import { playNowCard } from "./pools.js";
+import { tournamentsCard } from "./tournaments.js";
 import { contribute } from "./verify.js";
 
 const REFRESH_MS = 5000;
@@ -328,7 +329,7 @@ export function lobbyPage(root, navigate) {
         { class: "lobby" },
         // Play now first; the computer's buttons under the form whose game they play; on a
         // phone the tables to join come before the form (talon.css orders them).
-        h("div", { class: "lobby-left" }, hero(), nameCard(), playNowCard(ensureName), createCard(), computerCard()),
+        h("div", { class: "lobby-left" }, hero(), nameCard(), playNowCard(ensureName), tournamentsCard(), createCard(), computerCard()),
         h(
           "div",
           { class: "lobby-right" },

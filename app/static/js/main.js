@@ -6,6 +6,7 @@
 //   /history/{id}/verify  its deals re-dealt from the published seeds and checked
 //   /rules         how to play, with every option explained (#option-<name>)
 //   /account, /players/{id}, /leaderboard: see account.js
+//   /tournaments, /tournaments/{id}: the events and one event live (tournaments.js)
 
 import { accountPage, leaderboardPage, profilePage } from "./account.js";
 import { me } from "./api.js";
@@ -21,7 +22,7 @@ import { rulesPage } from "./rules.js";
 import { setSound, soundOn } from "./sounds.js";
 import { tablePage } from "./table.js";
 import { verifyPage } from "./verify.js";
-import "./i18n-tournaments.js";
+import { tournamentPage, tournamentsPage } from "./tournaments.js";
 
 const app = document.getElementById("app");
 let page = null;
@@ -39,6 +40,8 @@ function route() {
   else if (path.startsWith("/rules")) page = rulesPage(app);
   else if ((match = path.match(/^\/players\/([\w.-]+)\/?$/))) page = profilePage(app, match[1]);
   else if (path.startsWith("/leaderboard")) page = leaderboardPage(app);
+  else if ((match = path.match(/^\/tournaments\/([\w-]+)\/?$/))) page = tournamentPage(app, match[1], navigate);
+  else if (path.startsWith("/tournaments")) page = tournamentsPage(app);
   else if (path.startsWith("/account")) page = accountPage(app, navigate);
   else page = lobbyPage(app, navigate);
   renderHeader();
