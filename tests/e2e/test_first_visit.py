@@ -12,6 +12,12 @@ from playwright.sync_api import expect
 from tests.e2e.conftest import Server, shot
 from tests.e2e.test_accounts import sign_up
 
+TOPS = """(selectors) => {
+  const boxes = selectors.map((s) => document.querySelector(s)?.getBoundingClientRect());
+  return boxes.every((b) => b && b.height > 0) ? boxes.map((b) => b.top) : null;
+}"""
+"""The tops of the elements the selectors name, once every one is drawn (else null)."""
+
 
 def test_a_new_visitor_sees_no_empty_count_and_the_lobby_in_order(new_page: Any) -> None:
     page = new_page("newcomer", width=1280, height=800)
@@ -21,15 +27,19 @@ def test_a_new_visitor_sees_no_empty_count_and_the_lobby_in_order(new_page: Any)
     expect(page.locator("[data-online-count]")).to_have_count(1)  # the header's, not twice
     expect(page.get_by_test_id("header-online")).to_be_hidden()  # nobody counted yet
     expect(page.locator("body")).not_to_contain_text("0 players online")
-    game = page.locator("select[name=variant]").bounding_box()
-    computer = page.locator(".panel.computer").bounding_box()
-    assert game and computer and computer["y"] > game["y"], "the computer's buttons come first"
+    # Measured in one step in the page once both are drawn: the lobby redraws its panels as
+    # the pools and the tables arrive, and a box read between two steps can be gone.
+    game_y, computer_y = page.wait_for_function(
+        TOPS, arg=["select[name=variant]", ".panel.computer"]
+    ).json_value()
+    assert computer_y > game_y, "the computer's buttons come first"
     shot(page, "lobby-newcomer", full_page=False)
 
     page.set_viewport_size({"width": 390, "height": 844})
-    tables = page.locator("#open-title").bounding_box()
-    form = page.locator(".panel.create").bounding_box()
-    assert tables and form and tables["y"] < form["y"], "the tables come below the whole form"
+    tables_y, form_y = page.wait_for_function(
+        TOPS, arg=["#open-title", ".panel.create"]
+    ).json_value()
+    assert tables_y < form_y, "the tables come below the whole form"
     shot(page, "lobby-newcomer-phone", full_page=True)
 
 
