@@ -36,6 +36,11 @@ kernel's ephemeral range, so two workers never hand out the same port and no cli
 outgoing port takes one between its choice and its use."""
 
 
+BROWSER_BLOCKED_PORTS = frozenset({10080})
+"""Ports in the workers' blocks that Chromium refuses to load a page from (its restricted
+ports list: ``net::ERR_UNSAFE_PORT``)."""
+
+
 def free_port() -> int:
     """A TCP port free on the loopback interface right now (in this worker's own block when
     the suite runs in parallel workers)."""
@@ -44,6 +49,8 @@ def free_port() -> int:
         low = 10_000 + int(worker[2:]) * PORTS_PER_WORKER
         for _ in range(200):
             port = random.randrange(low, low + PORTS_PER_WORKER)
+            if port in BROWSER_BLOCKED_PORTS:
+                continue
             with socket.socket() as sock:
                 try:
                     sock.bind(("127.0.0.1", port))
