@@ -21,7 +21,16 @@ import httpx
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tests.forked import ServerProcess
-from tests.support import Client, FoldingViewer, free_port
+from tests.support import (
+    Api,
+    Client,
+    FoldingViewer,
+    free_port,
+    in_thread,
+    live_server,
+    migrated_sqlite,
+    settings_for,
+)
 
 
 def redis_binary() -> str:
@@ -219,3 +228,19 @@ class ResumingViewer(FoldingViewer):
         else:
             assert welcome["version"] == self.version, (welcome, self.version)
         return client, welcome
+
+
+async def two_in_process_workers(
+    stack: contextlib.AsyncExitStack, redis_url: str, tmp_path: Path
+) -> tuple[list[str], list[Api]]:
+    """Two in-process servers on one fresh SQLite database and one Redis, the addresses and a
+    REST client of each; both are closed with ``stack``."""
+    url = in_thread(lambda: migrated_sqlite(tmp_path / "template.db", tmp_path / "talon.db"))
+    settings = settings_for(url, redis_url=redis_url)
+    bases, apis = [], []
+    for _ in range(2):
+        base = await stack.enter_async_context(live_server(settings))
+        http = httpx.AsyncClient(base_url=f"http://{base}", timeout=30)
+        bases.append(base)
+        apis.append(Api(await stack.enter_async_context(http)))
+    return bases, apis

@@ -7,27 +7,16 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-import httpx
-
 from tests.api.test_challenges_api import answer, challenge
 from tests.api.test_player_socket import PlayerSocket
-from tests.scale.cluster import RedisServer
-from tests.support import Api, in_thread, live_server, migrated_sqlite, settings_for
+from tests.scale.cluster import RedisServer, two_in_process_workers
 
 
 async def test_a_challenge_and_its_answer_are_heard_on_the_other_worker(
     redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    url = in_thread(lambda: migrated_sqlite(tmp_path / "template.db", tmp_path / "talon.db"))
-    settings = settings_for(url, redis_url=redis_server.url)
     async with contextlib.AsyncExitStack() as stack:
-        bases, apis = [], []
-        for _ in range(2):
-            base = await stack.enter_async_context(live_server(settings))
-            http = httpx.AsyncClient(base_url=f"http://{base}", timeout=30)
-            bases.append(base)
-            apis.append(Api(await stack.enter_async_context(http)))
-        one, two = apis
+        bases, (one, two) = await two_in_process_workers(stack, redis_server.url, tmp_path)
         anna, bela, cili = [await one.player(name) for name in ("Anna", "Bela", "Cili")]
         to_anna = await PlayerSocket.open(bases[1], anna["token"])  # Anna's page: worker 2
         to_bela = await PlayerSocket.open(bases[0], bela["token"])  # Bela's page: worker 1

@@ -7,29 +7,20 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
 from tests.api.test_accounts import PASSWORD, account
 from tests.api.test_token_revocation import bearer
-from tests.scale.cluster import RedisServer
-from tests.support import Api, Client, in_thread, live_server, migrated_sqlite, settings_for
+from tests.scale.cluster import RedisServer, two_in_process_workers
+from tests.support import Client
 
 
 async def test_signing_out_on_one_worker_closes_the_tokens_socket_on_another(
     redis_server: RedisServer, tmp_path: Path
 ) -> None:
-    url = in_thread(lambda: migrated_sqlite(tmp_path / "template.db", tmp_path / "talon.db"))
-    settings = settings_for(url, redis_url=redis_server.url)
     async with contextlib.AsyncExitStack() as stack:
-        bases, apis = [], []
-        for _ in range(2):
-            base = await stack.enter_async_context(live_server(settings))
-            http = httpx.AsyncClient(base_url=f"http://{base}", timeout=30)
-            bases.append(base)
-            apis.append(Api(await stack.enter_async_context(http)))
-        one, two = apis
+        bases, (one, two) = await two_in_process_workers(stack, redis_server.url, tmp_path)
         anna, bela = await account(one), await account(one, "bela", "Bela")
         table = await one.table(anna["token"])
         assert (await one.join(bela["token"], table["id"]))["status"] == "live"
