@@ -138,7 +138,7 @@ class PlayedTable(Table):
         return new_version
 
     async def _act_once(self, command: Act) -> int:
-        seat = self._check(command.player_id, command.version)
+        seat = self._check(command.player_id, command.version, _is_resign(command.action))
         assert self.state is not None and self.match_id is not None
         try:
             action = Action.from_json(command.action)
@@ -190,7 +190,13 @@ class PlayedTable(Table):
         now = self.timekeeper.now()
         return after_move(rules, self.turn_clock, new_state, self.version + 1, now, self.humans())
 
-    def _check(self, player_id: str | None, version: Any) -> int:
+    def _check(self, player_id: str | None, version: Any, any_version: bool = False) -> int:
+        """The seat of ``player_id`` if it may act at ``version`` now; else ActionRejected.
+
+        A resignation (``any_version``) does not depend on the position, so it is taken at any
+        version of the running match (not one of an earlier match, nor a future one): a
+        computer's move arriving just before it does not refuse it.
+        """
         seat = self.seat_of(player_id)
         if seat is None:
             raise ActionRejected("not_seated", "Spectators cannot act; take a seat first.")
@@ -198,7 +204,8 @@ class PlayedTable(Table):
             raise ActionRejected("no_match", "No match is under way at this table.")
         if not isinstance(version, int) or isinstance(version, bool):
             raise ActionRejected("bad_message", "An action needs an integer 'version'.")
-        if version != self.version:
+        of_this_match = self.base_version <= version <= self.version
+        if version != self.version and not (any_version and of_this_match):
             raise ActionRejected(
                 "stale_version",
                 f"The table is at version {self.version}, not {version}.",
@@ -281,3 +288,8 @@ def abandonment(seat: int, holder: SeatHolder, consequence: str) -> dict[str, An
         "name": holder.name,
         "consequence": consequence,
     }
+
+
+def _is_resign(action: Any) -> bool:
+    """Whether a client's action (still JSON) is a resignation."""
+    return isinstance(action, dict) and action.get("type") == "resign"

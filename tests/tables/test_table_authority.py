@@ -82,6 +82,24 @@ async def test_racing_on_one_version_exactly_one_wins(services: Services) -> Non
     assert [row.version for row in log] == [1]
 
 
+async def test_a_resignation_is_taken_at_an_earlier_version_of_the_match(
+    services: Services,
+) -> None:
+    authority, players = await started_table(services)
+    seat = authority.state.to_move
+    legal = presenter.welcome(authority, seat)["view"]["legal"]
+    await authority.act(players[seat].id, 0, legal[0])  # the other seat's picture is now old
+    other = 1 - seat
+    with pytest.raises(ActionRejected) as future:
+        await authority.act(players[other].id, 5, {"type": "resign"})
+    assert future.value.code == "stale_version"
+    with pytest.raises(ActionRejected) as stale_play:
+        await authority.act(players[other].id, 0, {"type": "play", "card": "AH"})
+    assert stale_play.value.code == "stale_version"
+    assert await authority.act(players[other].id, 0, {"type": "resign"}) == 2
+    assert authority.state.match_over
+
+
 async def test_a_failed_commit_changes_nothing_and_publishes_nothing(
     services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
