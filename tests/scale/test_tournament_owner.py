@@ -1,12 +1,13 @@
-"""A Swiss event survives a SIGKILL of its owner in the middle of a round: worker 1 holds the
-event's lease while round 1's matches (computer entrants at tables of their own) are under
-way and is killed; worker 2 takes the event and the tables over once their leases have run
-out, the round's matches go on, and the event completes with every result stored once and
+"""A Swiss event survives a SIGKILL of its owner in the middle of a round: the worker holding
+the event's lease while round 1's matches (computer entrants at tables of their own) are
+under way is killed; the other worker takes the event and the tables over once their leases
+have run out, the round's matches go on, and the event completes with every result stored once and
 every round paired once."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,30 @@ async def event_owner(database_url: str, event_id: str) -> str | None:
     return rows[0]["owner"] if rows else None
 
 
+def holder(workers: dict[str, Worker], event_id: str) -> str:
+    """The name of the worker that took the event's lease last, by the times in its log."""
+    taken = f"tournament {event_id}: lease taken"
+    last = {
+        name: max(
+            (
+                line["time"]
+                for line in map(json.loads, filter(is_json, w.log_lines()))
+                if line.get("message", "").startswith(taken)
+            ),
+            default="",
+        )
+        for name, w in workers.items()
+    }
+    name = max(last, key=lambda n: last[n])
+    assert last[name], "no worker logged taking the event"
+    return name
+
+
+def is_json(line: str) -> bool:
+    """Whether a log line is one of the server's JSON entries (not a stray print)."""
+    return line.startswith("{")
+
+
 async def until(condition: Any, what: str) -> None:
     deadline = time.monotonic() + PATIENCE
     while not await condition():
@@ -61,10 +86,17 @@ async def test_the_next_owner_of_a_swiss_event_finishes_it_with_each_result_stor
     pg_cluster: PostgresCluster, redis_server: RedisServer, tmp_path: Path
 ) -> None:
     database = await pg_cluster.fresh_database()
-    one = Worker(database, redis_server.url, tmp_path, "worker1", **SETTINGS)
-    two: Worker | None = None
+    # Both workers are up before the event opens: whichever owns it is killed while round
+    # 1's games are under way (starting a worker then took longer than a round on a busy
+    # machine).
+    workers = {
+        name: Worker(database, redis_server.url, tmp_path, name, **SETTINGS)
+        for name in ("worker1", "worker2")
+    }
+    one, everyone = workers["worker1"], list(workers.values())
     try:
-        await one.wait_healthy()
+        for worker in workers.values():
+            await worker.wait_healthy()
         async with client(one) as http_one:
             api_one = Api(http_one)
             host = await api_one.player("Host")
@@ -97,10 +129,9 @@ async def test_the_next_owner_of_a_swiss_event_finishes_it_with_each_result_stor
             return bool(rows[0]["n"] == 3)
 
         await until(round_one_playing, "round 1 never got under way")
-        first_owner = await event_owner(database, event_id)
-        assert first_owner is not None
-        two = Worker(database, redis_server.url, tmp_path, "worker2", **SETTINGS)
-        await two.wait_healthy()
+        assert await event_owner(database, event_id) is not None
+        victim = workers.pop(holder(workers, event_id))
+        (survivor,) = workers.values()
         unfinished = await query(
             database,
             "SELECT count(*) AS n FROM tournament_games WHERE tournament_id = $1 "
@@ -108,21 +139,20 @@ async def test_the_next_owner_of_a_swiss_event_finishes_it_with_each_result_stor
             event_id,
         )
         assert unfinished[0]["n"] > 0, "round 1 ended before the owner could be killed"
-        one.kill()
+        victim.kill()
 
         async def finished() -> bool:
             rows = await query(database, "SELECT status FROM tournaments WHERE id = $1", event_id)
             return bool(rows[0]["status"] == "finished")
 
         await until(finished, "the event never finished")
-        async with client(two) as http_two:
-            final = await Api(http_two).call("GET", f"/api/tournaments/{event_id}")
-        logs = "\n".join(two.log_lines())
-        assert "lease taken" in logs  # worker 2 took the event over
+        async with client(survivor) as http_survivor:
+            final = await Api(http_survivor).call("GET", f"/api/tournaments/{event_id}")
+        logs = "\n".join(survivor.log_lines())
+        assert "lease taken" in logs  # the other worker took the event over
     finally:
-        one.kill()
-        if two is not None:
-            two.kill()
+        for worker in everyone:
+            worker.kill()
 
     assert final["status"] == "finished" and final["round"] == 3
     rounds = await query(
