@@ -40,13 +40,8 @@ def server_process(database: Path, port: int) -> Iterator[ServerProcess]:
         "TABLES_PER_MINUTE": "100000",
         "WS_MESSAGES_PER_SECOND": "100000",
         "WS_CONNECTIONS_PER_ADDRESS": "100000",
-        # Bots' turns take exactly BOT_PAUSE, as the browser tests expect, and a little less
-        # than a player's (the browser tests wait for rounds of computer turns, and a turn
-        # still shows each card for a moment): twice the thinking time, as the settings ask.
+        # Bots' turns take exactly BOT_PAUSE, as the browser tests expect.
         "BOT_PAUSE_JITTER": "0",
-        "BOT_PAUSE": "0.2",
-        "BOT_FOLLOW_PAUSE": "0.2",
-        "BOT_BUDGET": "0.1",
     }
     fresh_sqlite(database)
     process = ServerProcess(["serve", "--port", str(port)], env)
