@@ -208,6 +208,7 @@ class TableService(TableRegistry):
         options: dict[str, Any] | None = None,
         on_timeout: str = "takeover",
         created_by: str | None = None,
+        tournament: str | None = None,
     ) -> str | None:
         """A new public table of ``variant`` (``options``, by default none) with ``bots``
         (seat -> level) in their seats and ``players`` in the other seats, in order, opened
@@ -216,7 +217,9 @@ class TableService(TableRegistry):
         False, nothing is written and the answer is None. Then, unless ``start`` is False
         (the caller starts it with ``start_if_full``), the match starts through the table's
         actor (``StartFull``). ``on_timeout``: as ``create_table``'s; ``created_by``: the
-        table's creator when no player sits at it (computers only). The new table's id."""
+        table's creator when no player sits at it (computers only); ``tournament``: the event
+        the table is opened for (``tables.aborts``: no computer takeover, no abort, no
+        rematch there). The new table's id."""
         rules = rules_for_table(variant, options or {})
         bots = bots or {}
         await self._ensure_bot_players(bots)
@@ -239,6 +242,7 @@ class TableService(TableRegistry):
                     rated=rated,
                     clock=clock,
                     on_timeout=on_timeout,
+                    tournament_id=tournament,
                 )
                 await fairness.seed_new_table(session, table_id, creator, None, self.new_seed)
                 for seat, player_id in zip(free, players, strict=False):

@@ -8,15 +8,17 @@ leases and, for each event it holds, takes one step:
    is withdrawn; an event with fewer than two entrants finishes at once);
 2. **record** the games whose table's match is over: the first finished match of the table
    decides (its winner's side; a loss by a clock that ran out or a victory claimed over an
-   absent player is a forfeit), a match aborted because a clock ran out before the player's
-   first move is a forfeit of the player who left, and a match aborted by a player is
-   started again. The game is marked finished and its results stored in one transaction,
-   fenced by the lease and conditional on the game still being unfinished: each result is
-   stored once, whoever races it;
+   absent player is a forfeit). An event's table never aborts its match (``tables.aborts``);
+   at a table opened before it knew its event, a match aborted because a clock ran out
+   before the player's first move is a forfeit of the player who left, and a match aborted
+   by a player is started again. The game is marked finished and its results stored in one
+   transaction, fenced by the lease and conditional on the game still being unfinished: each
+   result is stored once, whoever races it;
 3. **seat** the pending games: an entrant with a member gone offline when paired forfeits at
-   once; the others get a table with the players (and computer entrants) seated, its
-   clock's consequence ``forfeit`` (no computer takes over an event's seat); the table's
-   row and the game's move to ``playing`` commit together;
+   once; the others get a table with the players (and computer entrants) seated, opened
+   for the event (no computer takes over a seat there, no abort, no rematch), its clock's
+   consequence ``forfeit``; the table's row and the game's move to ``playing`` commit
+   together;
 4. **pair**: a Swiss round once every game of the round is over (its ``tournament_rounds``
    row makes the round paired once, even if two owners raced), arena waves of the free
    entrants until the end; the event finishes when the last round or the arena's end has
@@ -309,6 +311,7 @@ class EventOwner:
             options=event.options,
             on_timeout="forfeit",
             created_by=event.created_by,
+            tournament=event.id,
         )
 
     def _claim(self, event: Tournament, game: TournamentGame) -> Claim:

@@ -1,6 +1,7 @@
 """Tournaments in the browser: an account creates a one-round Swiss over REST, two people join
 it from its event page (a desktop and a phone) during the countdown, are paired, and each page
-goes to their table by itself; back on the event page the game is one click away; one resigns,
+goes to their table by itself; back on the event page the game is one click away; the table
+offers no abort and, once over, the way back to the event instead of a rematch; one resigns,
 and on a third page watching the event the standings move on their own and the podium shows."""
 
 from __future__ import annotations
@@ -109,8 +110,19 @@ def test_two_people_join_an_arena_are_sent_to_their_table_and_the_standings_move
     shot(bela_page, "tournament-running-phone")
     game.click()
     expect(bela_page).to_have_url(re.compile(f"/t/{table_id}$"))
+    # An event's table leads back to the event and offers no abort, even before anyone has
+    # acted (the event decides the game: docs/tournaments.md).
+    expect(bela_page.locator(".hand.mine .card").first).to_be_visible(timeout=PATIENCE)
+    expect(bela_page.locator("[data-action=back-to-event]")).to_be_visible()
+    expect(bela_page.locator("[data-action=abort]")).to_have_count(0)
 
     resign(server.url, table_id, anna["token"])
+
+    # The match over, the table offers the way back to the event and no rematch.
+    summary = bela_page.get_by_test_id("summary")
+    expect(summary.locator("[data-action=back-to-event]")).to_be_visible(timeout=PATIENCE)
+    expect(summary.locator("[data-action=rematch]")).to_have_count(0)
+    shot(bela_page, "tournament-game-over-phone", full_page=False)
 
     # The watching page reads the event again by itself: Bela's win is counted, the event ends.
     event = rest_get(f"{server.url}/api/tournaments/{event_id}").json()

@@ -63,6 +63,10 @@ addStrings({
     err_team_full: "That team has its two players already.",
     err_not_organizer: "Only the tournament's creator may do that.",
     err_computers_not_allowed: "This tournament has no computer entrants.",
+    err_event_no_abort: "A tournament game cannot be aborted: resign instead, or the clock decides.",
+    err_event_no_computer: "In a tournament no computer takes a player's seat: claim the victory instead.",
+    err_event_no_rematch: "A tournament table plays one match: the tournament pairs your next game.",
+    tournament_back: "Back to the tournament",
   },
   de: {
     tournament_rounds_one: "1 Runde",
@@ -123,6 +127,10 @@ addStrings({
     err_team_full: "Dieses Team hat schon zwei Spieler.",
     err_not_organizer: "Das darf nur, wer das Turnier angelegt hat.",
     err_computers_not_allowed: "In diesem Turnier spielen keine Computer mit.",
+    err_event_no_abort: "Eine Turnierpartie kann nicht abgebrochen werden: gib auf, oder die Uhr entscheidet.",
+    err_event_no_computer: "Im Turnier übernimmt kein Computer den Platz eines Spielers: beanspruche stattdessen den Sieg.",
+    err_event_no_rematch: "Ein Turniertisch spielt eine Partie: das Turnier lost deine nächste Partie aus.",
+    tournament_back: "Zurück zum Turnier",
   },
   pl: {
     tournament_rounds_one: "1 runda",
@@ -183,6 +191,10 @@ addStrings({
     err_team_full: "Ta drużyna ma już dwóch graczy.",
     err_not_organizer: "Tylko twórca turnieju może to zrobić.",
     err_computers_not_allowed: "W tym turnieju nie grają komputery.",
+    err_event_no_abort: "Partii turniejowej nie można przerwać: poddaj się albo niech rozstrzygnie zegar.",
+    err_event_no_computer: "W turnieju komputer nie zajmuje miejsca gracza: zamiast tego ogłoś zwycięstwo.",
+    err_event_no_rematch: "Stół turniejowy gra jedną partię: turniej dobierze ci następną.",
+    tournament_back: "Wróć do turnieju",
   },
   it: {
     tournament_rounds_one: "1 turno",
@@ -243,6 +255,10 @@ addStrings({
     err_team_full: "Quella squadra ha già i suoi due giocatori.",
     err_not_organizer: "Solo chi ha creato il torneo può farlo.",
     err_computers_not_allowed: "In questo torneo non giocano computer.",
+    err_event_no_abort: "Una partita di torneo non si può annullare: abbandona, oppure decide l'orologio.",
+    err_event_no_computer: "In un torneo nessun computer prende il posto di un giocatore: rivendica invece la vittoria.",
+    err_event_no_rematch: "Un tavolo di torneo gioca una sola partita: il torneo abbina la tua prossima.",
+    tournament_back: "Torna al torneo",
   },
   es: {
     tournament_rounds_one: "1 ronda",
@@ -303,5 +319,9 @@ addStrings({
     err_team_full: "Ese equipo ya tiene sus dos jugadores.",
     err_not_organizer: "Solo quien creó el torneo puede hacerlo.",
     err_computers_not_allowed: "En este torneo no juegan ordenadores.",
+    err_event_no_abort: "Una partida de torneo no se puede anular: ríndete, o decide el reloj.",
+    err_event_no_computer: "En un torneo ningún ordenador ocupa el puesto de un jugador: reclama la victoria en su lugar.",
+    err_event_no_rematch: "Una mesa de torneo juega una sola partida: el torneo empareja tu siguiente partida.",
+    tournament_back: "Volver al torneo",
   },
 });
