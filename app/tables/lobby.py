@@ -287,9 +287,9 @@ def _reclaim(table: TableAuthority, command: Reclaim) -> Change:
 
 
 def _claim(table: TableAuthority, command: ClaimVictory) -> Change:
-    holder = gone_seat(table, command.player_id, command.seat)
-    if command.remedy == "bot" and table.tournament is not None:
+    if command.remedy == "bot" and table.tournament is not None:  # whoever asks, whenever
         raise aborts.no_computer_in_event()
+    holder = gone_seat(table, command.player_id, command.seat)
     log.info(
         "a seat was claimed against a gone player (%s)",
         command.remedy,
