@@ -230,6 +230,34 @@ async def test_an_event_table_refuses_an_abort_a_computer_and_a_rematch(database
     assert table["status"] == "live" and table["match_id"] is not None  # nothing was aborted
 
 
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_player_joins_a_partners_team_by_its_handle(database_url: str) -> None:
+    async with event_api(database_url) as (api, _):
+        host = await account(api, "host", "Host")
+        body = {"name": "Pairs", "format": "swiss", "variant": "four-hand", "rounds": 2}
+        event = await api.call(
+            "POST", "/api/tournaments", host["token"], json={**body, "starts_in": 600}, status=201
+        )
+        path = f"/api/tournaments/{event['id']}"
+        anna = await account(api, "anna", "Anna")
+        started = await api.call("POST", f"{path}/join", anna["token"])
+        assert [t["name"] for t in started["teams"]] == ["Anna"]
+        bela, cili = await account(api, "bela", "Bela"), await account(api, "cili", "Cili")
+        headers = {"Authorization": f"Bearer {bela['token']}"}
+        for nobody in ("nobody", "host"):  # no such account; an account with no team here
+            response = await api.client.post(
+                f"{path}/join", json={"partner": nobody}, headers=headers
+            )
+            assert_error(response, 404, "team_not_found")
+        joined = await api.call("POST", f"{path}/join", bela["token"], json={"partner": "ANNA"})
+        assert joined["teams"] == [] and joined["entrants"] == 1
+        assert [s["name"] for s in joined["standings"]] == ["Anna & Bela"]
+        assert joined["you"]["entrant"] == started["you"]["entrant"]
+        headers = {"Authorization": f"Bearer {cili['token']}"}
+        response = await api.client.post(f"{path}/join", json={"partner": "bela"}, headers=headers)
+        assert_error(response, 409, "team_full")
+
+
 async def run_arena(
     database_url: str, duration: int
 ) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
