@@ -18,6 +18,7 @@ from app.store import tables as table_store
 from app.store.db import AsyncSession
 from app.tables import presenter
 from app.tables.authority import TableAuthority
+from app.tables.service import SeatedTable
 from tests.tables.helpers import ManualTime, Recorder
 from tests.tables.test_aborts import stored_match
 from tests.tables.test_turn_clocks import legal_move, running
@@ -144,3 +145,41 @@ async def test_a_clock_that_runs_out_before_the_first_move_forfeits_an_event_mat
         async with services.tables.sessions() as session:
             row = await table_store.get_table(session, authority.table_id)
         assert row is not None and row.status == "finished" and row.tournament_id == EVENT
+
+
+async def test_a_waves_tables_are_opened_in_one_transaction_or_not_at_all(
+    services: Services,
+) -> None:
+    people = [(await services.tables.create_player(name))[0] for name in "ABCDEF"]
+
+    async def refused_claim(session: AsyncSession, table_id: str) -> bool:
+        return False
+
+    def wave(last_claim: Any) -> list[SeatedTable]:
+        return [
+            SeatedTable([people[0].id, people[1].id], {}, claimed),
+            SeatedTable([people[2].id], {1: "easy"}, claimed),
+            SeatedTable([people[4].id, people[5].id], {}, last_claim),
+        ]
+
+    async def tables_stored() -> int:
+        async with services.tables.sessions() as session:
+            return len(await table_store.list_tables(session, "open"))
+
+    before = await tables_stored()
+    opened = await services.tables.open_seated_tables(
+        wave(refused_claim), "sixty-six", rated=False, clock="none", tournament=EVENT
+    )
+    assert opened is None and await tables_stored() == before  # the first two were not kept
+    opened = await services.tables.open_seated_tables(
+        wave(claimed), "sixty-six", rated=False, clock="none", tournament=EVENT
+    )
+    assert opened is not None and len(set(opened)) == 3
+    assert await tables_stored() == before + 3
+    stored = [await services.tables.get_table(t, None) for t in opened]
+    seats = [table["seats"] for table in stored]
+    assert [[s["player_id"] for s in table] for table in seats][:1] == [
+        [people[0].id, people[1].id]
+    ]
+    assert seats[1][0]["player_id"] == people[2].id and seats[1][1]["name"].startswith("Computer")
+    assert all(table["tournament"] == EVENT for table in stored)
