@@ -99,7 +99,10 @@ class TournamentService:
         active = [e for e in entrants if not e.withdrawn]
         body = summary(event, len(active))
         body["standings"] = standing_rows(event, entrants, results)
-        body["pairings"] = [game_json(g, results) for g in games]
+        by_game: dict[int, list[Any]] = {}
+        for r in results:
+            by_game.setdefault(r.game_id, []).append(r)
+        body["pairings"] = [game_json(g, by_game.get(g.id, [])) for g in games]
         body["you"] = None
         if mine is not None:
             playing = next(
@@ -368,7 +371,7 @@ def summary(event: Tournament, entrants: int) -> dict[str, Any]:
 
 
 def game_json(game: Any, results: list[Any]) -> dict[str, Any]:
-    """A pairing with its result once finished."""
+    """A pairing with its result once finished (``results``: the event's, or the game's)."""
     points = {r.entrant_id: (r.outcome, r.points) for r in results if r.game_id == game.id}
     return {
         "id": game.id,
