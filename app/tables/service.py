@@ -171,7 +171,7 @@ class TableService(TableRegistry):
             if not 1 <= seat < seat_count(rules):
                 raise Invalid("bad_bots", f"bots: seat {seat} is not another seat of this table.")
             self._check_level(level)
-        await self._ensure_bot_players(bots)
+        await ensure_bot_players(self.sessions, bots)  # once; nobody holds their token
         if clock is None:
             clock = default_mode(visibility, len(bots), seat_count(rules))
         table_id = identity.new_id()
@@ -267,7 +267,7 @@ class TableService(TableRegistry):
         tables' ids, in order."""
         rules = rules_for_table(variant, options or {})
         for bots in {tuple(sorted(t.bots.items())) for t in tables}:  # each seat and level once
-            await self._ensure_bot_players(dict(bots))
+            await ensure_bot_players(self.sessions, dict(bots))
         ids = [identity.new_id() for _ in tables]
         try:
             async with self.sessions.begin() as session:
@@ -328,10 +328,6 @@ class TableService(TableRegistry):
     def _check_level(level: str) -> None:
         if level not in LEVELS:
             raise Invalid("bad_level", f"level must be one of {', '.join(LEVELS)}.")
-
-    async def _ensure_bot_players(self, bots: dict[int, str]) -> None:
-        """Create the bot players these seats need (once; nobody ever holds their token)."""
-        await ensure_bot_players(self.sessions, bots)
 
     async def _start_full_table(self, authority: TableAuthority) -> None:
         """Start the match of a table created with every seat taken (the creator and bots)."""
