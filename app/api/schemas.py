@@ -267,6 +267,11 @@ class TableOut(BaseModel):
         description="Seats a computer player took over when their player's clock ran out, "
         "with that player, who may reclaim the seat while the match is under way."
     )
+    tournament: str | None = Field(
+        default=None,
+        description="The tournament the table was opened for: no abort, no computer in a "
+        "gone player's seat, no rematch (docs/protocol.md, Tournament tables).",
+    )
 
 
 class RematchState(BaseModel):

@@ -57,10 +57,12 @@ class TournamentIn(BaseModel):
 
 
 class JoinIn(BaseModel):
-    """``team``: in a four-hand event, the team to join as its second player (none: a new
-    team with you as its first)."""
+    """``team``: in a four-hand event, the team to join as its second player, or
+    ``partner``: the handle of the account whose team to join (neither: a new team with you
+    as its first)."""
 
     team: str | None = Field(default=None, max_length=32)
+    partner: str | None = Field(default=None, max_length=40)
 
 
 class ComputerIn(BaseModel):
@@ -97,7 +99,9 @@ async def join_tournament(
     event_id: EventId, player: PlayerDep, tournaments: TournamentsDep, body: JoinIn | None = None
 ) -> Any:
     """Join the event (until it starts; an arena until its end)."""
-    return await tournaments.join(player, event_id, body.team if body else None)
+    if body is None:
+        return await tournaments.join(player, event_id)
+    return await tournaments.join(player, event_id, body.team, body.partner)
 
 
 @router.post("/{event_id}/withdraw")

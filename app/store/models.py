@@ -154,6 +154,9 @@ class Table(Base):
     turn_clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     clock_deadline: Mapped[float | None] = mapped_column(Float, nullable=True, index=True)
     abandoned: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # The event the table was opened for (``app/tournaments``), or None: there no computer
+    # player takes a seat over, the match cannot be aborted and is not replayed.
+    tournament_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
 class TableSeat(Base):

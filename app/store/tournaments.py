@@ -240,25 +240,44 @@ async def results_of(session: AsyncSession, event_id: str) -> list[TournamentRes
 # -- what an event's tables say --------------------------------------------------------------
 
 
-async def table_of(session: AsyncSession, table_id: str) -> Table | None:
-    """A game's table."""
-    return await session.get(Table, table_id)
+async def tables_by_id(session: AsyncSession, table_ids: Sequence[str]) -> dict[str, Table]:
+    """These tables, by id (one query for a step's games)."""
+    if not table_ids:
+        return {}
+    found = await session.scalars(select(Table).where(Table.id.in_(list(table_ids))))
+    return {table.id: table for table in found}
 
 
-async def seated_at(session: AsyncSession, table_id: str) -> dict[int, str]:
-    """Who sits in each seat of a table now."""
-    found = await session.execute(
-        select(TableSeat.seat, TableSeat.player_id).where(TableSeat.table_id == table_id)
-    )
-    return {seat: player_id for seat, player_id in found}
+async def seated_at_tables(
+    session: AsyncSession, table_ids: Sequence[str]
+) -> dict[str, dict[int, str]]:
+    """Who sits in each seat of each of these tables now (a table nobody sits at is left
+    out)."""
+    seated: dict[str, dict[int, str]] = {}
+    if table_ids:
+        found = await session.execute(
+            select(TableSeat.table_id, TableSeat.seat, TableSeat.player_id).where(
+                TableSeat.table_id.in_(list(table_ids))
+            )
+        )
+        for table_id, seat, player_id in found:
+            seated.setdefault(table_id, {})[seat] = player_id
+    return seated
 
 
-async def matches_at(session: AsyncSession, table_id: str) -> list[Match]:
-    """The matches played at a table, the first first."""
-    found = await session.scalars(
-        select(Match).where(Match.table_id == table_id).order_by(Match.id)
-    )
-    return list(found)
+async def matches_at_tables(
+    session: AsyncSession, table_ids: Sequence[str]
+) -> dict[str, list[Match]]:
+    """The matches played at each of these tables, the first first (a table with none is
+    left out)."""
+    matches: dict[str, list[Match]] = {}
+    if table_ids:
+        found = await session.scalars(
+            select(Match).where(Match.table_id.in_(list(table_ids))).order_by(Match.id)
+        )
+        for match in found:
+            matches.setdefault(match.table_id, []).append(match)
+    return matches
 
 
 async def event_of_tables(session: AsyncSession, table_ids: Sequence[str]) -> dict[str, str]:

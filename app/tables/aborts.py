@@ -5,6 +5,11 @@ Whether every seat has acted is read from the seats of the match's stored action
 keeps them as ``acted``, from its log when it is loaded): the engine knows nothing of aborts.
 The command itself is the table's (``authority.Abort``); this module holds the rule and the
 words every viewer gets.
+
+At a table opened for an event (``tournament`` set) the event decides every match: a match is
+never abortable there (a clock that runs out before every seat has acted forfeits the match
+like any other), no computer player takes a gone player's seat, and the table plays one
+match, with no rematch (the refusals ``no_abort_in_event`` and the like).
 """
 
 from __future__ import annotations
@@ -46,6 +51,30 @@ def too_late() -> Conflict:
         "abort_too_late",
         "Every player has acted in the first deal: the match can no longer be aborted; "
         "resign instead.",
+    )
+
+
+def no_abort_in_event() -> Conflict:
+    """The refusal of an abort at an event's table."""
+    return Conflict(
+        "event_no_abort",
+        "A tournament game cannot be aborted: resign instead, or the clock decides.",
+    )
+
+
+def no_computer_in_event() -> Conflict:
+    """The refusal of a computer player in a gone player's seat at an event's table."""
+    return Conflict(
+        "event_no_computer",
+        "In a tournament no computer takes a player's seat: claim the victory instead.",
+    )
+
+
+def no_rematch_in_event() -> Conflict:
+    """The refusal of a rematch at an event's table."""
+    return Conflict(
+        "event_no_rematch",
+        "A tournament table plays one match: the tournament pairs the next game.",
     )
 
 

@@ -313,7 +313,7 @@ class TableAuthority(PlayedTable):
         log.info(
             "a turn clock ran out (%s)", self.on_timeout, extra={**self._log_fields(), "seat": seat}
         )
-        if self.on_timeout == "forfeit":
+        if self.on_timeout == "forfeit" or self.tournament is not None:  # an event: no computer
             await self.forfeit(seat, holder, "forfeit")
         else:
             await self.take_over(seat, holder, "takeover")

@@ -253,6 +253,8 @@ def _rematch_seat(table: TableAuthority, player_id: str) -> int:
     seat = table.seat_of(player_id)
     if seat is None:
         raise Forbidden("not_seated", "Only a seated player can ask for a rematch.")
+    if table.tournament is not None:
+        raise aborts.no_rematch_in_event()
     if table.status == "live":
         raise Conflict("match_live", "The match is still under way.")
     # An open table with every seat taken is back to waiting after an aborted match.
@@ -285,6 +287,8 @@ def _reclaim(table: TableAuthority, command: Reclaim) -> Change:
 
 
 def _claim(table: TableAuthority, command: ClaimVictory) -> Change:
+    if command.remedy == "bot" and table.tournament is not None:  # whoever asks, whenever
+        raise aborts.no_computer_in_event()
     holder = gone_seat(table, command.player_id, command.seat)
     log.info(
         "a seat was claimed against a gone player (%s)",
@@ -303,6 +307,8 @@ def _abort(table: TableAuthority, command: Abort) -> Change:
         raise aborts.not_seated()
     if table.state is None or table.status != "live" or table.state.match_over:
         raise aborts.no_match()
+    if table.tournament is not None:
+        raise aborts.no_abort_in_event()
     if not table.abortable:
         raise aborts.too_late()
     return Change(abort=(seat, aborts.PLAYER, command.leave))

@@ -70,6 +70,8 @@ class TableFacts(Protocol):
     def on_timeout(self) -> str: ...
     @property
     def abandoned(self) -> Mapping[int, SeatHolder]: ...
+    @property
+    def tournament(self) -> str | None: ...
 
 
 class MatchFacts(TableFacts, Protocol):
@@ -161,6 +163,9 @@ def public_info(table: TableFacts) -> dict[str, Any]:
         "next_commitment": table.next_commitment,
         "clock": table.clock_mode,
         "on_timeout": table.on_timeout,
+        # The event the table was opened for: no computer takes a seat over, no abort, no
+        # rematch (``tables.aborts``).
+        "tournament": table.tournament,
         # Seats a computer player took over when their player's clock ran out: who left them
         # (that player may reclaim the seat while the match is under way).
         "abandoned": [

@@ -12,6 +12,7 @@ import contextlib
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from app.bots import LEVELS
@@ -66,6 +67,16 @@ YOUR_TABLES = 50
 Claim = Callable[[AsyncSession, str], Awaitable[bool]]
 """What a pool does in the transaction that opens its table: take its entries (False: they
 are gone, open nothing)."""
+
+
+@dataclass(frozen=True)
+class SeatedTable:
+    """One table of ``open_seated_tables``: its players (in the seats the bots leave free,
+    in order), its bots (seat -> level) and its claim."""
+
+    players: Sequence[str]
+    bots: dict[int, str]
+    claim: Claim
 
 
 class _Refused(Exception):
@@ -160,7 +171,7 @@ class TableService(TableRegistry):
             if not 1 <= seat < seat_count(rules):
                 raise Invalid("bad_bots", f"bots: seat {seat} is not another seat of this table.")
             self._check_level(level)
-        await self._ensure_bot_players(bots)
+        await ensure_bot_players(self.sessions, bots)  # once; nobody holds their token
         if clock is None:
             clock = default_mode(visibility, len(bots), seat_count(rules))
         table_id = identity.new_id()
@@ -208,6 +219,7 @@ class TableService(TableRegistry):
         options: dict[str, Any] | None = None,
         on_timeout: str = "takeover",
         created_by: str | None = None,
+        tournament: str | None = None,
     ) -> str | None:
         """A new public table of ``variant`` (``options``, by default none) with ``bots``
         (seat -> level) in their seats and ``players`` in the other seats, in order, opened
@@ -216,42 +228,79 @@ class TableService(TableRegistry):
         False, nothing is written and the answer is None. Then, unless ``start`` is False
         (the caller starts it with ``start_if_full``), the match starts through the table's
         actor (``StartFull``). ``on_timeout``: as ``create_table``'s; ``created_by``: the
-        table's creator when no player sits at it (computers only). The new table's id."""
-        rules = rules_for_table(variant, options or {})
-        bots = bots or {}
-        await self._ensure_bot_players(bots)
-        table_id = identity.new_id()
-        free = [seat for seat in range(seat_count(rules)) if seat not in bots]
-        creator = created_by or players[0]
-        try:
-            async with self.sessions.begin() as session:
-                await table_store.add_table(
-                    session,
-                    id=table_id,
-                    invite_code=secrets.token_urlsafe(6),
-                    variant=rules.variant,
-                    options=rules.options(),
-                    visibility="public",
-                    spectators=True,
-                    history="after_match",
-                    seats=seat_count(rules),
-                    created_by=creator,
-                    rated=rated,
-                    clock=clock,
-                    on_timeout=on_timeout,
-                )
-                await fairness.seed_new_table(session, table_id, creator, None, self.new_seed)
-                for seat, player_id in zip(free, players, strict=False):
-                    await table_store.take_seat(session, table_id, seat, player_id)
-                for seat, level in bots.items():
-                    await table_store.take_seat(session, table_id, seat, bot_player_id(level, seat))
-                if not await claim(session, table_id):
-                    raise _Refused
-        except _Refused:
+        table's creator when no player sits at it (computers only); ``tournament``: the event
+        the table is opened for (``tables.aborts``: no computer takeover, no abort, no
+        rematch there). The new table's id."""
+        opened = await self.open_seated_tables(
+            [SeatedTable(players, bots or {}, claim)],
+            variant,
+            rated=rated,
+            clock=clock,
+            options=options,
+            on_timeout=on_timeout,
+            created_by=created_by,
+            tournament=tournament,
+        )
+        if opened is None:
             return None
+        (table_id,) = opened
         if start:
             await self.start_if_full(table_id)
         return table_id
+
+    async def open_seated_tables(
+        self,
+        tables: Sequence[SeatedTable],
+        variant: str,
+        *,
+        rated: bool,
+        clock: str,
+        options: dict[str, Any] | None = None,
+        on_timeout: str = "takeover",
+        created_by: str | None = None,
+        tournament: str | None = None,
+    ) -> list[str] | None:
+        """Several tables as ``open_seated_table`` opens one, all of the same game and clock,
+        written in one transaction (a tournament's wave: one commit instead of one per
+        table), each with its claim after its rows; when any claim answers False nothing is
+        written and the answer is None. None is started (``start_if_full``). The new
+        tables' ids, in order."""
+        rules = rules_for_table(variant, options or {})
+        for bots in {tuple(sorted(t.bots.items())) for t in tables}:  # each seat and level once
+            await ensure_bot_players(self.sessions, dict(bots))
+        ids = [identity.new_id() for _ in tables]
+        try:
+            async with self.sessions.begin() as session:
+                for table_id, table in zip(ids, tables, strict=True):
+                    free = [seat for seat in range(seat_count(rules)) if seat not in table.bots]
+                    creator = created_by or table.players[0]
+                    await table_store.add_table(
+                        session,
+                        id=table_id,
+                        invite_code=secrets.token_urlsafe(6),
+                        variant=rules.variant,
+                        options=rules.options(),
+                        visibility="public",
+                        spectators=True,
+                        history="after_match",
+                        seats=seat_count(rules),
+                        created_by=creator,
+                        rated=rated,
+                        clock=clock,
+                        on_timeout=on_timeout,
+                        tournament_id=tournament,
+                    )
+                    await fairness.seed_new_table(session, table_id, creator, None, self.new_seed)
+                    for seat, player_id in zip(free, table.players, strict=False):
+                        await table_store.take_seat(session, table_id, seat, player_id)
+                    for seat, level in table.bots.items():
+                        bot = bot_player_id(level, seat)
+                        await table_store.take_seat(session, table_id, seat, bot)
+                    if not await table.claim(session, table_id):
+                        raise _Refused
+        except _Refused:
+            return None
+        return ids
 
     async def start_if_full(self, table_id: str) -> None:
         """Start the match of a table whose seats are all taken and whose match has not
@@ -279,10 +328,6 @@ class TableService(TableRegistry):
     def _check_level(level: str) -> None:
         if level not in LEVELS:
             raise Invalid("bad_level", f"level must be one of {', '.join(LEVELS)}.")
-
-    async def _ensure_bot_players(self, bots: dict[int, str]) -> None:
-        """Create the bot players these seats need (once; nobody ever holds their token)."""
-        await ensure_bot_players(self.sessions, bots)
 
     async def _start_full_table(self, authority: TableAuthority) -> None:
         """Start the match of a table created with every seat taken (the creator and bots)."""

@@ -59,6 +59,8 @@ class StoredTable:
     on_timeout: str = "takeover"
     turn_clock: dict[str, Any] | None = None
     abandoned: Mapping[int, SeatHolder] = field(default_factory=dict)
+    # The event the table was opened for, or None (``tables.aborts``).
+    tournament: str | None = None
 
 
 def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
@@ -83,6 +85,7 @@ def stored_table(table: Table, seat_rows: Iterable[SeatRow]) -> StoredTable:
         on_timeout=table.on_timeout,
         turn_clock=table.turn_clock,
         abandoned=abandoned_map(table.abandoned),
+        tournament=table.tournament_id,
     )
 
 
@@ -158,7 +161,9 @@ async def load_snapshot(
         rows = []
         if table.version > known.version:
             rows = await match_store.actions_after(session, table.match_id, known.version)
-        state, records = advance(known.state, rows, known.version, acted=known.acted)
+        state, records = advance(
+            known.state, rows, known.version, acted=known.acted, event=stored.tournament
+        )
         version = known.version + len(records)
         acted = frozenset(row.seat for row in rows)
         return Snapshot(stored, table.match_id, 0, version, state, False, records, acted)
@@ -170,7 +175,9 @@ async def load_snapshot(
     if version < table.version:
         raise RuntimeError(f"table {table_id}: log does not reach its version")
     start = new_match(stored_rules(match.variant, match.rules), match.seed, match.dealer)
-    state, records = advance(start, rows, match.base_version, render_after=version - keep)
+    state, records = advance(
+        start, rows, match.base_version, render_after=version - keep, event=stored.tournament
+    )
     if state.match_over:
         records = []  # a finished match: nobody resumes into it, its welcome is enough
     acted = frozenset(row.seat for row in rows)
@@ -183,10 +190,12 @@ def advance(
     base: int,
     render_after: int | None = None,
     acted: frozenset[int] = frozenset(),
+    event: str | None = None,
 ) -> tuple[State, list[VersionRecord]]:
     """Apply logged actions after version ``base`` to ``state``; the state and the records of
     the versions after ``render_after`` (all of them when None). ``acted``: the seats that
-    had acted before ``base`` (whether each version left the match abortable)."""
+    had acted before ``base`` (whether each version left the match abortable); ``event``: the
+    event of the table, whose matches are never abortable."""
     records: list[VersionRecord] = []
     expected = base + 1
     for row in log_rows:
@@ -196,7 +205,7 @@ def advance(
         if row.seat not in acted:
             acted = acted | {row.seat}
         if render_after is None or row.version > render_after:
-            abortable = may_abort(state, acted)
+            abortable = event is None and may_abort(state, acted)
             records.append(record_of(row.version, events, state, row.match_id, None, abortable))
         expected += 1
     return state, records

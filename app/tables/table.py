@@ -153,6 +153,8 @@ class Table:
     clock_settings: ClockSettings = field(default_factory=ClockSettings)
     turn_clock: TurnClock | None = None
     abandoned: dict[int, SeatHolder] = field(default_factory=dict)
+    # The event the table was opened for, or None (``tables.aborts``).
+    tournament: str | None = None
     # The seats with an action in the current match's log (whether it may still be aborted).
     acted: frozenset[int] = frozenset()
     timekeeper: Timekeeper = field(default_factory=Timekeeper)
@@ -213,6 +215,7 @@ class Table:
             clock=clock,
             clock_mode=table.clock_mode,
             on_timeout=table.on_timeout,
+            tournament=table.tournament,
             clock_settings=clock_settings or ClockSettings(),
             timekeeper=timekeeper or Timekeeper(),
         )
@@ -240,8 +243,12 @@ class Table:
     @property
     def abortable(self) -> bool:
         """True while the live match may still be aborted: some seat has not acted in its
-        first deal (``tables.aborts``)."""
-        return self.status == "live" and aborts.may_abort(self.state, self.acted)
+        first deal, at a table of no event (``tables.aborts``)."""
+        return (
+            self.tournament is None
+            and self.status == "live"
+            and aborts.may_abort(self.state, self.acted)
+        )
 
     def ask(self, command: Command) -> asyncio.Future[Any]:
         """Queue ``command``; the future holds its answer. Queued at once, so commands

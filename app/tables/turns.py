@@ -166,7 +166,7 @@ class PlayedTable(Table):
         timing = self._clock_fields(clock)  # the clock travels inside the update itself
         if seat not in self.acted:
             self.acted |= {seat}
-        abortable = aborts.may_abort(new_state, self.acted)
+        abortable = self.tournament is None and aborts.may_abort(new_state, self.acted)
         record = record_of(self.version + 1, events, new_state, self.match_id, timing, abortable)
         self.step_to(new_state, record)
         if clock is not None:

@@ -8,15 +8,17 @@ leases and, for each event it holds, takes one step:
    is withdrawn; an event with fewer than two entrants finishes at once);
 2. **record** the games whose table's match is over: the first finished match of the table
    decides (its winner's side; a loss by a clock that ran out or a victory claimed over an
-   absent player is a forfeit), a match aborted because a clock ran out before the player's
-   first move is a forfeit of the player who left, and a match aborted by a player is
-   started again. The game is marked finished and its results stored in one transaction,
-   fenced by the lease and conditional on the game still being unfinished: each result is
-   stored once, whoever races it;
+   absent player is a forfeit). An event's table never aborts its match (``tables.aborts``);
+   at a table opened before it knew its event, a match aborted because a clock ran out
+   before the player's first move is a forfeit of the player who left, and a match aborted
+   by a player is started again. The game is marked finished and its results stored in one
+   transaction, fenced by the lease and conditional on the game still being unfinished: each
+   result is stored once, whoever races it;
 3. **seat** the pending games: an entrant with a member gone offline when paired forfeits at
-   once; the others get a table with the players (and computer entrants) seated, its
-   clock's consequence ``forfeit`` (no computer takes over an event's seat); the table's
-   row and the game's move to ``playing`` commit together;
+   once; the others get a table with the players (and computer entrants) seated, opened
+   for the event (no computer takes over a seat there, no abort, no rematch), its clock's
+   consequence ``forfeit``; the table's row and the game's move to ``playing`` commit
+   together;
 4. **pair**: a Swiss round once every game of the round is over (its ``tournament_rounds``
    row makes the round paired once, even if two owners raced), arena waves of the free
    entrants until the end; the event finishes when the last round or the arena's end has
@@ -40,10 +42,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.players.online import Online
-from app.store import Tournament, TournamentEntrant, TournamentGame, TournamentResult
+from app.store import Match, Tournament, TournamentEntrant, TournamentGame, TournamentResult
 from app.store import tournaments as store
 from app.store.db import AsyncSession
-from app.tables.service import Claim, TableService
+from app.tables.service import Claim, SeatedTable, TableService
 from app.tournaments.arena import (
     ArenaOutcome,
     ArenaPlayer,
@@ -175,120 +177,125 @@ class EventOwner:
     # -- recording results -------------------------------------------------------------------------
 
     async def record_finished(self, event: Tournament) -> None:
-        """Record every game under way whose table's match is over."""
+        """Record every game under way whose table's match is over (the tables read in one
+        go, the results stored in one transaction)."""
         async with self.sessions() as session:
             playing = await store.games_with(session, event.id, "playing")
+            if not playing:
+                return
             entrants = {e.id: e for e in await store.entrants_of(session, event.id)}
+            ids = [g.table_id for g in playing if g.table_id is not None]
+            tables = await store.tables_by_id(session, ids)
+            matches = await store.matches_at_tables(session, ids)
+            seated = await store.seated_at_tables(session, ids)
+        decided = []
         for game in playing:
-            outcomes = await self._outcome(event, game, entrants)
+            assert game.table_id is not None
+            at = game.table_id
+            table = tables[at]
+            outcomes = _outcome(game, entrants, matches.get(at, []), seated.get(at, {}))
             if outcomes is not None:
-                await self.record(event, game, outcomes)
-
-    async def _outcome(
-        self, event: Tournament, game: TournamentGame, entrants: dict[str, TournamentEntrant]
-    ) -> dict[str, str] | None:
-        """The outcome for each entrant of a game at its table, or None while it goes on."""
-        assert game.table_id is not None and game.b is not None
-        async with self.sessions() as session:
-            table = await store.table_of(session, game.table_id)
-            matches = await store.matches_at(session, game.table_id)
-            seated = await store.seated_at(session, game.table_id)
-        assert table is not None
-        sides = {0: game.a, 1: game.b}
-        finished = next((m for m in matches if m.status == "finished"), None)
-        if finished is not None and finished.winner is not None:
-            winner = sides[finished.winner % 2]
-            loser = game.b if winner == game.a else game.a
-            forfeited = any(
-                entry.get("consequence") in FORFEITS
-                and sides[int(entry.get("seat", 0)) % 2] == loser
-                for entry in finished.abandoned or []
-            )
-            if forfeited:
-                return {winner: "forfeit_win", loser: "forfeit_loss"}
-            return {winner: "win", loser: "loss"}
-        if matches and matches[-1].status == "live":
-            return None
-        gone = {
-            side: entrant
-            for side, entrant in sides.items()
-            if any(m not in seated.values() for m in entrants[entrant].members)
-        }
-        if gone:  # a clock ran out before its player's first move: that player left
-            if len(gone) == 2:
-                return {game.a: "forfeit_loss", game.b: "forfeit_loss"}
-            (side,) = gone
-            return {sides[side]: "forfeit_loss", sides[1 - side]: "forfeit_win"}
-        if table.status == "open" and len(seated) == table.seats:  # aborted, or never started
-            await self.tables.start_if_full(game.table_id)
-        return None
+                decided.append((game, outcomes))
+            elif table.status == "open" and len(seated.get(at, {})) == table.seats:
+                await self.tables.start_if_full(at)  # aborted, or its start was lost
+        await self.record_many(event, decided)
 
     async def record(
         self, event: Tournament, game: TournamentGame, outcomes: dict[str, str]
     ) -> bool:
         """Mark the game finished and store its results, once (False: done already)."""
+        return await self.record_many(event, [(game, outcomes)]) == 1
+
+    async def record_many(
+        self, event: Tournament, decided: list[tuple[TournamentGame, dict[str, str]]]
+    ) -> int:
+        """Mark these games finished and store their results, in one transaction behind the
+        lease's fence; a game another writer finished first is left out (each result is
+        stored once). How many were recorded."""
+        if not decided:
+            return 0
         now = self.clock()
+        recorded = []
         async with self.sessions.begin() as session:
             await self._fenced(session, event.id)
-            if not await store.finish_game(session, game.id, game.status, now):
-                return False
             earlier = await store.results_of(session, event.id)
-            rows, out = [], []
-            for entrant, outcome in outcomes.items():
-                mine = [r for r in earlier if r.entrant_id == entrant]
-                points, withdrawn = _score(event, mine, outcome)
-                opponent = next((o for o in outcomes if o != entrant), None)
-                rows.append(
-                    TournamentResult(
-                        tournament_id=event.id,
-                        game_id=game.id,
-                        entrant_id=entrant,
-                        round=game.round,
-                        opponent=opponent,
-                        outcome=outcome,
-                        points=points,
+            for game, outcomes in decided:
+                if not await store.finish_game(session, game.id, game.status, now):
+                    continue
+                rows, out = [], []
+                for entrant, outcome in outcomes.items():
+                    mine = [r for r in earlier if r.entrant_id == entrant]
+                    points, withdrawn = _score(event, mine, outcome)
+                    opponent = next((o for o in outcomes if o != entrant), None)
+                    rows.append(
+                        TournamentResult(
+                            tournament_id=event.id,
+                            game_id=game.id,
+                            entrant_id=entrant,
+                            round=game.round,
+                            opponent=opponent,
+                            outcome=outcome,
+                            points=points,
+                        )
                     )
-                )
-                if withdrawn:
-                    out.append(entrant)
-            await store.add_results(session, rows)
-            await store.withdraw(session, event.id, out)
-        log.info("tournament %s: game %d recorded %s", event.id, game.id, outcomes)
-        return True
+                    if withdrawn:
+                        out.append(entrant)
+                await store.add_results(session, rows)
+                await store.withdraw(session, event.id, out)
+                earlier.extend(rows)
+                recorded.append((game.id, outcomes))
+        for game_id, outcomes in recorded:
+            log.info("tournament %s: game %d recorded %s", event.id, game_id, outcomes)
+        return len(recorded)
 
     # -- seating -----------------------------------------------------------------------------------
 
     async def seat_pending(self, event: Tournament) -> None:
-        """Open a table for every pending game (or forfeit those whose players are gone)."""
+        """Open a table for every pending game, the wave's tables in one transaction (or
+        forfeit those whose players are gone: one look-up of who is online)."""
         async with self.sessions() as session:
             pending = await store.games_with(session, event.id, "pending")
+            if not pending:
+                return
             entrants = {e.id: e for e in await store.entrants_of(session, event.id)}
-        opened = []
+        members = [m for g in pending for e in (g.a, g.b) if e for m in entrants[e].members]
+        gone = await self.online.offline(members)
+        decided, seating = [], []
         for game in pending:
             assert game.b is not None
             a, b = entrants[game.a], entrants[game.b]
-            gone = await self.online.offline([*a.members, *b.members])
-            if gone:
-                lost = [e.id for e in (a, b) if set(e.members) & gone]
-                outcomes = {e: "forfeit_loss" for e in lost}
+            lost = [e.id for e in (a, b) if set(e.members) & gone]
+            if lost:
+                outcomes = dict.fromkeys(lost, "forfeit_loss")
                 if len(lost) == 1:
                     outcomes[game.b if lost[0] == game.a else game.a] = "forfeit_win"
-                await self.record(event, game, outcomes)
-                continue
-            table_id = await self._open(event, game, a, b)
-            if table_id is not None:
-                opened.append(table_id)
+                decided.append((game, outcomes))
+            else:
+                seating.append(self._seated(event, game, a, b))
+        await self.record_many(event, decided)
+        opened: list[str] | None = None
+        if seating:
+            opened = await self.tables.open_seated_tables(
+                seating,
+                event.variant,
+                rated=event.rated,
+                clock=event.clock,
+                options=event.options,
+                on_timeout="forfeit",
+                created_by=event.created_by,
+                tournament=event.id,
+            )
         starting = asyncio.Semaphore(STARTS_AT_ONCE)
 
         async def start(table_id: str) -> None:
             async with starting:
                 await self.tables.start_if_full(table_id)
 
-        await asyncio.gather(*(start(table_id) for table_id in opened))
+        await asyncio.gather(*(start(table_id) for table_id in opened or []))
 
-    async def _open(
+    def _seated(
         self, event: Tournament, game: TournamentGame, a: TournamentEntrant, b: TournamentEntrant
-    ) -> str | None:
+    ) -> SeatedTable:
         """The game's table: side ``a`` in seats 0 (and 2), ``b`` in 1 (and 3)."""
         players: list[str] = []
         bots: dict[int, str] = {}
@@ -298,18 +305,7 @@ class EventOwner:
                 bots[seat] = entrant.computer
             else:
                 players.append(entrant.members[seat // 2])
-        return await self.tables.open_seated_table(
-            players,
-            event.variant,
-            self._claim(event, game),
-            rated=event.rated,
-            clock=event.clock,
-            bots=bots,
-            start=False,
-            options=event.options,
-            on_timeout="forfeit",
-            created_by=event.created_by,
-        )
+        return SeatedTable(players, bots, self._claim(event, game))
 
     def _claim(self, event: Tournament, game: TournamentGame) -> Claim:
         async def claim(session: AsyncSession, table_id: str) -> bool:
@@ -457,6 +453,42 @@ class EventOwner:
             async with self.sessions.begin() as session:
                 for event_id, epoch in held.items():
                     await store.release(session, event_id, self.worker, epoch)
+
+
+def _outcome(
+    game: TournamentGame,
+    entrants: dict[str, TournamentEntrant],
+    matches: list[Match],
+    seated: dict[int, str],
+) -> dict[str, str] | None:
+    """The outcome for each entrant of a game from its table's matches and seats, or None
+    while it goes on."""
+    assert game.b is not None
+    sides = {0: game.a, 1: game.b}
+    finished = next((m for m in matches if m.status == "finished"), None)
+    if finished is not None and finished.winner is not None:
+        winner = sides[finished.winner % 2]
+        loser = game.b if winner == game.a else game.a
+        forfeited = any(
+            entry.get("consequence") in FORFEITS and sides[int(entry.get("seat", 0)) % 2] == loser
+            for entry in finished.abandoned or []
+        )
+        if forfeited:
+            return {winner: "forfeit_win", loser: "forfeit_loss"}
+        return {winner: "win", loser: "loss"}
+    if matches and matches[-1].status == "live":
+        return None
+    gone = {
+        side: entrant
+        for side, entrant in sides.items()
+        if any(m not in seated.values() for m in entrants[entrant].members)
+    }
+    if gone:  # a clock ran out before its player's first move: that player left
+        if len(gone) == 2:
+            return {game.a: "forfeit_loss", game.b: "forfeit_loss"}
+        (side,) = gone
+        return {sides[side]: "forfeit_loss", sides[1 - side]: "forfeit_win"}
+    return None
 
 
 def _score(event: Tournament, mine: list[TournamentResult], outcome: str) -> tuple[float, bool]:

@@ -22,8 +22,10 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.bots import LEVELS
 from app.common.errors import Conflict, Forbidden, Invalid, NotFound
 from app.common.rules import rules_for_table
+from app.players import names
 from app.pools.catalogue import family_of
 from app.store import Player, Tournament, TournamentEntrant
+from app.store import players as player_store
 from app.store import ratings as rating_store
 from app.store import tournaments as store
 from app.store.db import AsyncSession
@@ -97,7 +99,10 @@ class TournamentService:
         active = [e for e in entrants if not e.withdrawn]
         body = summary(event, len(active))
         body["standings"] = standing_rows(event, entrants, results)
-        body["pairings"] = [game_json(g, results) for g in games]
+        by_game: dict[int, list[Any]] = {}
+        for r in results:
+            by_game.setdefault(r.game_id, []).append(r)
+        body["pairings"] = [game_json(g, by_game.get(g.id, [])) for g in games]
         body["you"] = None
         if mine is not None:
             playing = next(
@@ -201,10 +206,17 @@ class TournamentService:
 
     # -- entering and leaving ------------------------------------------------------------------
 
-    async def join(self, player: Player, event_id: str, team: str | None = None) -> dict[str, Any]:
+    async def join(
+        self,
+        player: Player,
+        event_id: str,
+        team: str | None = None,
+        partner: str | None = None,
+    ) -> dict[str, Any]:
         """Enter ``player``: alone in a two-player event; in a four-hand event, as the first
-        member of a new team, or as the second of ``team``. ``registration_closed``,
-        ``accounts_only``, ``already_registered``, ``team_not_found``, ``team_full``."""
+        member of a new team, or as the second of ``team``, or of the team ``partner`` (an
+        account's handle) started. ``registration_closed``, ``accounts_only``,
+        ``already_registered``, ``team_not_found``, ``team_full``."""
         async with self.sessions.begin() as session:
             event = await _event(session, event_id)
             self._check_open(event)
@@ -213,6 +225,8 @@ class TournamentService:
             if await store.entrant_of(session, event_id, player.id) is not None:
                 raise Conflict("already_registered", "You are already in this tournament.")
             try:
+                if partner is not None and event.seats == 4:
+                    team = await _team_of(session, event, partner)
                 if team is not None and event.seats == 4:
                     await self._join_team(session, event, player, team)
                 else:
@@ -294,6 +308,15 @@ async def _event(session: AsyncSession, event_id: str) -> Tournament:
     return event
 
 
+async def _team_of(session: AsyncSession, event: Tournament, handle: str) -> str:
+    """The team the account ``handle`` plays in at ``event``; ``team_not_found``."""
+    found = await player_store.player_by_handle_key(session, names.skeleton(handle))
+    entrant = await store.entrant_of(session, event.id, found.id) if found else None
+    if entrant is None:
+        raise NotFound("team_not_found", "There is no such team in this tournament.")
+    return entrant.id
+
+
 async def _rating(session: AsyncSession, event: Tournament, player: Player) -> float:
     if player.handle is None:
         return START_RATING
@@ -348,7 +371,7 @@ def summary(event: Tournament, entrants: int) -> dict[str, Any]:
 
 
 def game_json(game: Any, results: list[Any]) -> dict[str, Any]:
-    """A pairing with its result once finished."""
+    """A pairing with its result once finished (``results``: the event's, or the game's)."""
     points = {r.entrant_id: (r.outcome, r.points) for r in results if r.game_id == game.id}
     return {
         "id": game.id,

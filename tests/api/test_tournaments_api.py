@@ -21,6 +21,7 @@ from tests.api.test_accounts import account
 from tests.support import Api, in_thread, live_server, migrated_sqlite, settings_for
 from tests.tournaments.drive import (
     FAST,
+    PATIENCE,
     SHORT,
     event_of,
     half,
@@ -187,6 +188,74 @@ async def test_creating_and_joining_refuse_with_stable_codes(database_url: str) 
         listed = await api.call("GET", "/api/tournaments")
         assert [e["id"] for e in listed["upcoming"]] == [event["id"]]
         assert listed["running"] == [] and listed["finished"] == []
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_an_event_table_refuses_an_abort_a_computer_and_a_rematch(database_url: str) -> None:
+    async with event_api(database_url) as (api, _):
+        host = await account(api, "host", "Host")
+        body = {
+            "name": "One game",
+            "format": "swiss",
+            "variant": "sixty-six",
+            "options": SHORT,
+            "rounds": 1,
+            "access": "guests",
+            "starts_in": 1,
+        }
+        event = await api.call("POST", "/api/tournaments", host["token"], json=body, status=201)
+        path = f"/api/tournaments/{event['id']}"
+        anna, bela = await api.player("Anna"), await api.player("Bela")
+        for player in (anna, bela):
+            await api.call("POST", f"{path}/join", player["token"])
+        deadline = asyncio.get_running_loop().time() + PATIENCE
+        while (
+            table_id := (await event_of(api, event["id"], anna["token"]))["you"]["table"]
+        ) is None:
+            assert asyncio.get_running_loop().time() < deadline, "never seated"
+            await asyncio.sleep(0.1)
+        table = await api.call("GET", f"/api/tables/{table_id}")
+        assert table["tournament"] == event["id"] and table["on_timeout"] == "forfeit"
+        seat = next(s["seat"] for s in table["seats"] if s["player_id"] == anna["id"])
+        headers = {"Authorization": f"Bearer {anna['token']}"}
+        tables = f"/api/tables/{table_id}"
+        response = await api.client.post(f"{tables}/abort", json={}, headers=headers)
+        assert_error(response, 409, "event_no_abort")  # even before anyone has acted
+        claim = {"seat": 1 - seat, "remedy": "bot"}
+        response = await api.client.post(f"{tables}/claim-victory", json=claim, headers=headers)
+        assert_error(response, 409, "event_no_computer")
+        response = await api.client.post(f"{tables}/rematch", json={}, headers=headers)
+        assert_error(response, 409, "event_no_rematch")  # the table plays this one match
+        table = await api.call("GET", f"/api/tables/{table_id}")
+    assert table["status"] == "live" and table["match_id"] is not None  # nothing was aborted
+
+
+@pytest.mark.parametrize("backend", ["sqlite"])
+async def test_a_player_joins_a_partners_team_by_its_handle(database_url: str) -> None:
+    async with event_api(database_url) as (api, _):
+        host = await account(api, "host", "Host")
+        body = {"name": "Pairs", "format": "swiss", "variant": "four-hand", "rounds": 2}
+        event = await api.call(
+            "POST", "/api/tournaments", host["token"], json={**body, "starts_in": 600}, status=201
+        )
+        path = f"/api/tournaments/{event['id']}"
+        anna = await account(api, "anna", "Anna")
+        started = await api.call("POST", f"{path}/join", anna["token"])
+        assert [t["name"] for t in started["teams"]] == ["Anna"]
+        bela, cili = await account(api, "bela", "Bela"), await account(api, "cili", "Cili")
+        headers = {"Authorization": f"Bearer {bela['token']}"}
+        for nobody in ("nobody", "host"):  # no such account; an account with no team here
+            response = await api.client.post(
+                f"{path}/join", json={"partner": nobody}, headers=headers
+            )
+            assert_error(response, 404, "team_not_found")
+        joined = await api.call("POST", f"{path}/join", bela["token"], json={"partner": "ANNA"})
+        assert joined["teams"] == [] and joined["entrants"] == 1
+        assert [s["name"] for s in joined["standings"]] == ["Anna & Bela"]
+        assert joined["you"]["entrant"] == started["you"]["entrant"]
+        headers = {"Authorization": f"Bearer {cili['token']}"}
+        response = await api.client.post(f"{path}/join", json={"partner": "bela"}, headers=headers)
+        assert_error(response, 409, "team_full")
 
 
 async def run_arena(

@@ -41,7 +41,7 @@ function route() {
   else if ((match = path.match(/^\/players\/([\w.-]+)\/?$/))) page = profilePage(app, match[1]);
   else if (path.startsWith("/leaderboard")) page = leaderboardPage(app);
   else if ((match = path.match(/^\/tournaments\/([\w-]+)\/?$/))) page = tournamentPage(app, match[1], navigate);
-  else if (path.startsWith("/tournaments")) page = tournamentsPage(app);
+  else if (path.startsWith("/tournaments")) page = tournamentsPage(app, navigate);
   else if (path.startsWith("/account")) page = accountPage(app, navigate);
   else page = lobbyPage(app, navigate);
   renderHeader();

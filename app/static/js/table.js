@@ -64,6 +64,11 @@ export function tablePage(root, tableId, navigate) {
   // Game points, deal and match results count sides: a seat, or two partners together.
   const sides = () => (state.view ? sideNames(state.view, names()) : names());
   const seated = () => state.seat !== null && state.seat !== undefined;
+  // The tournament this table was opened for: its match is never aborted, handed to a
+  // computer or replayed; the event pairs the next game.
+  const eventOf = () => state.table?.tournament || null;
+  const eventLink = (primary) =>
+    h("a", { class: `button ${primary ? "primary" : "ghost"}`, href: `/tournaments/${eventOf()}`, "data-link": true, "data-action": "back-to-event" }, t("tournament_back"));
 
   function connect() {
     if (socket) socket.stop();
@@ -372,7 +377,8 @@ export function tablePage(root, tableId, navigate) {
         { class: "claim-choices" },
         h("button", { class: "button primary", type: "button", "data-action": "claim-victory", onclick: ask }, t("claim_victory")),
         // The match goes on with a computer player in the seat; its player may take it back.
-        h("button", { class: "button ghost", type: "button", "data-action": "hand-to-computer", onclick: () => claimVictory(seat, "bot") }, t("hand_to_computer", { name: names()[seat] || "?" })),
+        // Not in a tournament: there the gone player loses the game (the server refuses too).
+        eventOf() ? null : h("button", { class: "button ghost", type: "button", "data-action": "hand-to-computer", onclick: () => claimVictory(seat, "bot") }, t("hand_to_computer", { name: names()[seat] || "?" })),
       );
     }
     return h(
@@ -803,6 +809,7 @@ export function tablePage(root, tableId, navigate) {
           t(state.showLast ? "hide_last_trick" : "last_trick")),
       );
     }
+    if (eventOf()) buttons.push(eventLink(false));
     // What the player may do on this turn (bid, marriage, exchange, close, claim) comes first,
     // right under the table; on a phone it stays in view while the table does (talon.css).
     const turn = h("div", { class: "actions turn-actions", role: "toolbar", "aria-label": t("actions_label"), "data-testid": "turn-actions" });
@@ -1067,11 +1074,12 @@ export function tablePage(root, tableId, navigate) {
     if (over) parts.push(...matchEnd(v), ...challengeOthers());
     if (s.result) parts.push(...dealSummary(s.result, names(), v.rules, s.tricks, over ? "deal-title" : "dialog-title", v.sides));
     if (over) parts.push(dealsTable(v));
-    const offer = over ? rematchParts(state.rematch, state.seat, names(), { offer: rematch, decline: declineRematch }) : null;
+    // An event's table plays one match: its way on is back to the event, not a rematch.
+    const offer = over && !eventOf() ? rematchParts(state.rematch, state.seat, names(), { offer: rematch, decline: declineRematch }) : null;
     if (offer?.notice) parts.splice(2, 0, offer.notice); // under the winner: seen without scrolling
     const buttons = over
       ? [
-          ...offer.buttons,
+          ...(offer ? offer.buttons : [eventLink(true)]),
           h("a", { class: "button ghost", href: "/", "data-link": true }, t("back_to_lobby")),
           state.matchId ? h("a", { class: "button ghost", href: `/history/${state.matchId}/verify`, "data-link": true, "data-action": "verify" }, t("verify_link")) : null,
         ]

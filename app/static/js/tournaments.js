@@ -1,20 +1,33 @@
 // Tournaments in the browser (GET /api/tournaments and /api/tournaments/{id}):
-//   /tournaments       the events, upcoming, running and finished
-//   /tournaments/{id}  one event: countdown to the start, join and withdraw, the standings
-//                      (computer entrants marked), the rounds and their pairings, the player's
-//                      game under way one click away, and the podium once finished.
+//   /tournaments       the events, upcoming, running and finished, and (for an account) the
+//                      form that creates one
+//   /tournaments/{id}  one event: countdown to the start, join and withdraw (in a four-hand
+//                      event: start a team, or join a partner's by its handle), the creator's
+//                      computer entrants, the standings (computer entrants marked), the rounds
+//                      and their pairings, the player's game under way one click away, and the
+//                      podium once finished.
 // The event page reads the event every few seconds while it is visible; when the player is
 // newly paired, the page goes to the table by itself.
 
 import { call, me } from "./api.js";
 import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
+import "./i18n-clocks.js";
 import "./i18n-tournaments.js";
 import { t } from "./i18n.js";
 
 const POLL_MS = 2500;
 const LIST_MS = 10000;
 const STATUSES = ["running", "upcoming", "finished"];
+const LEVELS = ["easy", "medium", "hard", "expert"];
+const TARGETS = [1, 3, 7, 10];
+// The house rules the form lets an event change, when its game has them (as the lobby's form).
+const FORM_OPTIONS = ["target", "claim", "close_fail"];
+
+// A game an event can be played at: two players, or four in fixed partnerships.
+function eventGame(v) {
+  return v.seats.includes(2) || (v.seats.includes(4) && v.defaults.partners === true);
+}
 
 function clockText(seconds) {
   const s = Math.max(0, Math.floor(seconds));
@@ -38,11 +51,14 @@ function points(value) {
   return Number.isInteger(value) ? String(value) : value.toFixed(1);
 }
 
-/** The list of events: upcoming, running, finished. */
-export function tournamentsPage(root) {
+/** The list of events: upcoming, running, finished; and the form that creates one (an
+ *  account's), which opens the new event's page (`navigate`). */
+export function tournamentsPage(root, navigate) {
   let found = null;
   let alive = true;
   let timer = null;
+  const listed = h("div", { class: "tournament-groups" });
+  const creating = createForm(navigate);
 
   async function load() {
     try {
@@ -66,34 +82,181 @@ export function tournamentsPage(root) {
     );
   }
 
-  function render() {
+  // Only the list is drawn again as it is read; the form keeps what is being typed.
+  function renderList() {
     mount(
-      root,
-      h(
-        "section",
-        { class: "panel tournaments-page", "data-testid": "tournaments" },
-        h("h1", {}, t("tournaments_title")),
-        found === null
-          ? h("p", { class: "muted" }, t("loading"))
-          : STATUSES.map((status) =>
-              h(
-                "section",
-                { class: "tournament-group", "data-status": status },
-                h("h2", {}, t(`tournaments_${status}`)),
-                found[status].length ? h("ul", { class: "tournament-list" }, found[status].map(eventRow)) : h("p", { class: "muted" }, t("tournaments_none")),
-              ),
+      listed,
+      found === null
+        ? h("p", { class: "muted" }, t("loading"))
+        : STATUSES.map((status) =>
+            h(
+              "section",
+              { class: "tournament-group", "data-status": status },
+              h("h2", {}, t(`tournaments_${status}`)),
+              found[status].length ? h("ul", { class: "tournament-list" }, found[status].map(eventRow)) : h("p", { class: "muted" }, t("tournaments_none")),
             ),
-      ),
+          ),
     );
+  }
+
+  function render() {
+    if (!root.contains(listed)) {
+      mount(
+        root,
+        h(
+          "div",
+          { class: "tournaments-page" },
+          h("section", { class: "panel", "data-testid": "tournaments" }, h("h1", {}, t("tournaments_title")), listed),
+          creating.element,
+        ),
+      );
+    }
+    renderList();
+    creating.render();
   }
 
   render();
   load();
   return {
-    render,
+    render() {
+      mount(root); // the language changed: everything is drawn afresh
+      render();
+    },
     leave() {
       alive = false;
       clearTimeout(timer);
+      creating.leave();
+    },
+  };
+}
+
+/** The form that creates an event (POST /api/tournaments), for an account: its name, format,
+ *  game and house rules, clock, rating, start, length or rounds, who may join and whether
+ *  computer entrants may. Its `element` stays in the page; `render` draws it afresh. */
+function createForm(navigate) {
+  const element = h("section", { class: "panel tournament-create", "aria-labelledby": "tournament-create-title", "data-testid": "tournament-create" });
+  const form = { name: "", format: "arena", variant: "sixty-six", target: "7", claim: "auto", close_fail: "opponent_2_or_3", clock: "move", rated: false, starts_in: "5", duration: "30", rounds: "5", streak: true, access: "accounts", computers: false };
+  let variants = null;
+  let alive = true;
+  let busy = false;
+
+  call("GET", "/api/variants")
+    .then((body) => {
+      if (!alive) return;
+      variants = body.variants.filter(eventGame);
+      choose(form.variant);
+    })
+    .catch(() => {});
+
+  function chosen() {
+    return variants?.find((v) => v.variant === form.variant) ?? null;
+  }
+
+  // A new game takes that game's own house rules.
+  function choose(variant) {
+    form.variant = variant;
+    const info = chosen();
+    if (info) for (const option of FORM_OPTIONS) if (option in info.defaults) form[option] = String(info.defaults[option]);
+    render();
+  }
+
+  function options() {
+    const info = chosen();
+    const chosenOptions = {};
+    for (const option of FORM_OPTIONS) {
+      if (info && !(option in info.options)) continue;
+      chosenOptions[option] = option === "target" ? Number(form.target) : form[option];
+    }
+    return chosenOptions;
+  }
+
+  async function submit(e) {
+    e.preventDefault();
+    if (busy) return;
+    busy = true;
+    const minutes = (value) => Math.round(Number(value) * 60);
+    const body = {
+      name: form.name,
+      format: form.format,
+      variant: form.variant,
+      options: options(),
+      clock: form.clock,
+      rated: form.rated,
+      starts_in: minutes(form.starts_in),
+      access: form.access,
+      computers: form.computers,
+      ...(form.format === "arena" ? { duration: minutes(form.duration), streak: form.streak } : { rounds: Number(form.rounds) }),
+    };
+    try {
+      const event = await call("POST", "/api/tournaments", body);
+      navigate(`/tournaments/${event.id}`);
+    } catch (error) {
+      toast(failure(error));
+    } finally {
+      busy = false;
+    }
+  }
+
+  function field(name, label, control) {
+    return h("label", { class: "field" }, h("span", {}, label), control);
+  }
+
+  function select(name, label, values, onchange = (value) => { form[name] = value; }) {
+    return field(name, label, h("select", { name, onchange: (e) => onchange(e.target.value) }, values.map(([value, text]) => h("option", { value, selected: form[name] === value }, text))));
+  }
+
+  function number(name, label, min, max) {
+    return field(name, label, h("input", { name, type: "number", min, max, step: 1, required: true, value: form[name], oninput: (e) => { form[name] = e.target.value; } }));
+  }
+
+  function check(name, label) {
+    return h("label", { class: "check" }, h("input", { name, type: "checkbox", checked: form[name], onchange: (e) => { form[name] = e.target.checked; } }), " ", label);
+  }
+
+  function ruleSelects() {
+    const info = chosen();
+    if (!info) return null;
+    return FORM_OPTIONS.filter((option) => option in info.options).map((option) => {
+      if (option === "target") {
+        const targets = [...new Set([...TARGETS, info.defaults.target])].sort((a, b) => a - b);
+        return select("target", t("target"), targets.map((n) => [String(n), t("target_points", { n })]));
+      }
+      return select(option, t(option), info.options[option].values.map((c) => [c, t(`${option}_${c}`)]));
+    });
+  }
+
+  function render() {
+    const title = h("h2", { id: "tournament-create-title" }, t("tournament_create_title"));
+    if (!me()?.handle) {
+      mount(element, title, h("p", { class: "muted" }, t("tournament_create_accounts")), h("a", { class: "button", href: "/account", "data-link": true }, t("tournament_create_sign_in")));
+      return;
+    }
+    const arena = form.format === "arena";
+    mount(
+      element,
+      h(
+        "form",
+        { class: "tournament-form", onsubmit: submit },
+        title,
+        field("name", t("tournament_name"), h("input", { name: "name", maxlength: 60, required: true, value: form.name, autocomplete: "off", oninput: (e) => { form.name = e.target.value; } })),
+        select("format", t("tournament_format"), ["arena", "swiss"].map((f) => [f, t(`tournament_${f}`)]), (value) => { form.format = value; render(); }),
+        select("variant", t("variant"), (variants ?? [{ variant: form.variant }]).map((v) => [v.variant, t(`variant_${v.variant}`)]), choose),
+        ruleSelects(),
+        select("clock", t("clock"), ["move", "correspondence"].map((c) => [c, t(`clock_${c}`)])),
+        number("starts_in", t("tournament_starts_in_minutes"), 0, 43200),
+        arena ? number("duration", t("tournament_duration_minutes"), 1, 1440) : number("rounds", t("tournament_rounds"), 1, 15),
+        select("access", t("tournament_access"), ["accounts", "guests"].map((a) => [a, t(`tournament_access_${a}`)])),
+        h("div", { class: "checks" }, check("rated", t("tournament_rated_field")), arena ? check("streak", t("tournament_streak")) : null, check("computers", t("tournament_computers_allowed"))),
+        h("button", { class: "button primary wide", type: "submit", "data-action": "create-tournament" }, t("tournament_create")),
+      ),
+    );
+  }
+
+  return {
+    element,
+    render,
+    leave() {
+      alive = false;
     },
   };
 }
@@ -143,11 +306,11 @@ export function tournamentPage(root, id, navigate) {
   }
   document.addEventListener("visibilitychange", visibility);
 
-  async function act(path) {
+  async function act(path, body) {
     if (busy) return;
     busy = true;
     try {
-      event = await call("POST", `/api/tournaments/${encodeURIComponent(id)}/${path}`);
+      event = await call("POST", `/api/tournaments/${encodeURIComponent(id)}/${path}`, body);
       seenTable = event.you?.table ?? null;
     } catch (error) {
       toast(failure(error));
@@ -189,14 +352,52 @@ export function tournamentPage(root, id, navigate) {
     if (you?.table) {
       parts.push(h("a", { class: "button primary", href: `/t/${you.table}`, "data-link": true, "data-testid": "tournament-game" }, t("tournament_your_game")));
     }
+    const teams = event.seats === 4;
     if (open && (!you || you.withdrawn)) {
       if (!me()) parts.push(h("a", { class: "button", href: "/account", "data-link": true }, t("tournament_sign_in")));
-      else parts.push(h("button", { class: "button primary", type: "button", "data-action": "join-tournament", onclick: () => act("join") }, t("tournament_join")));
+      else parts.push(h("button", { class: "button primary", type: "button", "data-action": "join-tournament", onclick: () => act("join") }, t(teams ? "tournament_team_new" : "tournament_join")));
     } else if (open && you && !you.withdrawn) {
       parts.push(h("span", { class: "muted", "data-testid": "tournament-joined" }, t("tournament_you_are_in")));
       parts.push(h("button", { class: "button ghost", type: "button", "data-action": "withdraw-tournament", onclick: () => act("withdraw") }, t("tournament_withdraw")));
     }
-    return parts.length ? h("div", { class: "tournament-actions" }, parts) : null;
+    return parts.length ? h("div", { class: "tournament-actions" }, parts, open && teams ? teamParts() : null, open ? computerParts() : null) : null;
+  }
+
+  // A four-hand event: a player starts a team, or joins one as its second player, picked by
+  // the handle of the account who started it or from the teams still waiting.
+  function teamParts() {
+    const you = event.you;
+    if (you && !you.withdrawn) {
+      const waiting = event.teams.some((team) => team.id === you.entrant);
+      return waiting ? h("p", { class: "muted", "data-testid": "team-waiting" }, t("tournament_waiting_partner")) : null;
+    }
+    if (!me()) return null;
+    const input = h("input", { name: "partner", required: true, maxlength: 40, autocomplete: "off", "aria-label": t("tournament_partner_handle"), placeholder: t("tournament_partner_handle") });
+    return h(
+      "div",
+      { class: "tournament-teams", "data-testid": "tournament-teams" },
+      h(
+        "form",
+        { class: "partner-form", onsubmit: (e) => { e.preventDefault(); act("join", { partner: input.value.trim() }); } },
+        input,
+        h("button", { class: "button", type: "submit", "data-action": "join-partner" }, t("tournament_join_partner")),
+      ),
+      event.teams.length
+        ? h("div", {}, h("p", { class: "muted" }, t("tournament_teams_waiting")), h("ul", { class: "team-list" }, event.teams.map((team) => h("li", {}, h("button", { class: "button small", type: "button", "data-team": team.id, onclick: () => act("join", { team: team.id }) }, t("tournament_join_team", { name: team.name }))))))
+        : null,
+    );
+  }
+
+  // The event's creator adds computer entrants (a level each) while entries are open.
+  function computerParts() {
+    if (!event.computers || !me() || me().id !== event.created_by) return null;
+    const level = h("select", { name: "level", "aria-label": t("tournament_level") }, LEVELS.map((l) => h("option", { value: l }, t(`bot_level_${l}`))));
+    return h(
+      "form",
+      { class: "computer-form", "data-testid": "add-computer-entrant", onsubmit: (e) => { e.preventDefault(); act("computers", { level: level.value }); } },
+      level,
+      h("button", { class: "button", type: "submit", "data-action": "add-computer-entrant" }, t("tournament_add_computer")),
+    );
   }
 
   function podium() {
