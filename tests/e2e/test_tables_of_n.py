@@ -99,26 +99,29 @@ def test_a_three_hand_deal_against_two_computer_players(new_page: Any) -> None:
     shot(page, "three-hand-phone", full_page=False)
     page.set_viewport_size({"width": 1366, "height": 768})
     rng = random.Random(3)
-    played = 0
+    played = tricks_seen = 0
     for _ in range(120):
         if summary_shown(page):
             break
         # The version first: a move that lands after it is waited for no longer.
         before = version_of(page)
-        if not my_turn(page):
+        if my_turn(page):
+            act(page, rng)
+            played += 1
+            expect(page.locator(".table-page")).not_to_have_attribute("data-version", str(before))
+        else:
             wait_for_move(page, before)
-            continue
-        act(page, rng)
-        played += 1
-        expect(page.locator(".table-page")).not_to_have_attribute("data-version", str(before))
-        # A trick of three: every card lies on its own player's side. Read in one step in
-        # the page: a computer player's lead can redraw the trick between two reads.
+        # A trick of three (it stays in view until the next lead): every card lies on its
+        # own player's side. Read in one step in the page: a computer player's lead can
+        # redraw the trick between two reads.
         sides = page.evaluate(TRICK_SIDES)
         if sides is not None:
             assert sorted(sides) == ["from-bottom", "from-left", "from-right"]
+            tricks_seen += 1
     assert summary_shown(page), "the three-hand deal did not end"
     # The earliest a deal can end: a marriage of 40 and two tricks (the deals are random).
     assert played >= 2
+    assert tricks_seen >= 1, "no whole trick of three was ever seen on the table"
     summary = page.get_by_test_id("summary")
     expect(summary.locator("table.summary thead th")).to_have_count(4)  # a column per seat
     shot(page, "three-hand-deal-over")
