@@ -14,7 +14,8 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from app.common.errors import Invalid, NotFound
 from app.history.service import match_json
 from app.players.bot_players import bot_level, bot_name
-from app.players.ratings import BOT_RATINGS, FAMILIES, TWO_PLAYER_FAMILIES, Skill
+from app.players.families import BOT_RATINGS, FAMILIES, TWO_PLAYER_FAMILIES
+from app.players.ratings import Skill
 from app.store import Match, Player, Rating
 from app.store import analyses as analysis_store
 from app.store import matches as match_store

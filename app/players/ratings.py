@@ -1,4 +1,5 @@
-"""Ratings: the model, the rating families and the computer players' published ratings.
+"""Ratings: the model, and each match's rating step (the families and the computer players'
+published ratings are ``players.families``).
 
 The arithmetic is openskill's (Weng-Lin, Plackett-Luce model), which rates two players,
 free-for-all tables (three-hand) and partnerships (four-hand) alike: a match is a list of
@@ -19,6 +20,7 @@ from sqlalchemy import Connection
 from app.common.faults import crash_point
 from app.common.rules import stored_rules
 from app.engine import Rules
+from app.players.families import family_of
 from app.store import ratings as rating_store
 
 SCALE = 60.0
@@ -30,17 +32,6 @@ MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 
 PROVISIONAL_SIGMA = 300.0
 """A rating whose deviation is above this is provisional (about the first 20 rated matches)."""
-
-FAMILIES = ("sixty-six", "schnapsen", "three-hand", "four-hand", "german")
-"""One rating per player per family."""
-
-TWO_PLAYER_FAMILIES = {"sixty-six": "sixty-six", "schnapsen": "schnapsen", "german-32": "german"}
-
-BOT_RATINGS: dict[str, int] = {"easy": 450, "medium": 1500, "hard": 1820, "expert": 1920}
-"""The computer players' fixed published ratings (two-player 66), measured against each other
-by ``benchmarks/bot_ratings.py`` with medium anchored at the starting 1500; 95% intervals
-easy 370 to 540, hard 1725 to 1910 (docs/ratings.md); expert's is provisional, not measured
-(hard's plus 100, docs/ratings.md). Computer players are never rated by play."""
 
 
 @dataclass(frozen=True)
@@ -54,16 +45,6 @@ class Skill:
     def provisional(self) -> bool:
         """True while the deviation is too high to rank the player."""
         return self.sigma > PROVISIONAL_SIGMA
-
-
-def family_of(variant: str, seats: int) -> str:
-    """The rating family of a variant: two-player 66, Schnapsen or German by variant, every
-    three-seat game "three-hand" and every four-seat one "four-hand"."""
-    if seats == 3:
-        return "three-hand"
-    if seats == 4:
-        return "four-hand"
-    return TWO_PLAYER_FAMILIES.get(variant, "sixty-six")
 
 
 def rate(sides: Sequence[Sequence[Skill]], places: Sequence[int]) -> list[list[Skill]]:

@@ -2,9 +2,10 @@
 catalogue of pools and one pairing wave; the pool service keeps the entries and runs the waves.
 """
 
-from .catalogue import POOLS, Pool, family_of, pool_by_id
+from app.players.families import BOT_RATINGS, family_of, nearest_level
+
+from .catalogue import POOLS, Pool, pool_by_id
 from .pairing import (
-    BOT_RATINGS,
     POOL_BOT_AFTER_SECONDS,
     BotOffer,
     Entry,
@@ -12,7 +13,6 @@ from .pairing import (
     PairingSettings,
     Wave,
     acceptable_range,
-    nearest_level,
     pair_wave,
 )
 

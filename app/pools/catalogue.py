@@ -21,31 +21,10 @@ from typing import Final
 
 from app.engine import preset
 from app.engine.rules import seats_for
+from app.players.families import family_of
 
 POOL_CLOCK: Final = "move"
 """Every pool's tables run the per-move clock (each move has its seconds, with a bank)."""
-
-TWO_PLAYER_FAMILIES: Final = {
-    "sixty-six": "sixty-six",
-    "schnapsen": "schnapsen",
-    "german-32": "german",
-}
-"""The rating family of each two-player preset; the same mapping as the ratings' own."""
-
-
-def family_of(variant: str, seats: int) -> str:
-    """The rating family of ``variant`` played by ``seats`` players, as the ratings count it:
-    every three-seat game is ``three-hand``, every four-seat one ``four-hand``, a two-player
-    game its preset's family (``sixty-six`` for a preset not named).
-
-    >>> family_of("german-32", 2), family_of("german-32", 3), family_of("german-48", 4)
-    ('german', 'three-hand', 'four-hand')
-    """
-    if seats == 3:
-        return "three-hand"
-    if seats == 4:
-        return "four-hand"
-    return TWO_PLAYER_FAMILIES.get(variant, "sixty-six")
 
 
 @dataclass(frozen=True)

@@ -27,15 +27,11 @@ from typing import Final
 
 import networkx as nx  # type: ignore[import-untyped]
 
+from app.players.families import nearest_level
 from app.pools.catalogue import Pool
 
 POOL_BOT_AFTER_SECONDS: Final = 20.0
 """How long an entry waits before it is offered computer players for the other seats."""
-
-BOT_RATINGS: Final[dict[str, int]] = {"easy": 450, "medium": 1500, "hard": 1820, "expert": 1920}
-"""The computer levels and their published ratings (docs/ratings.md), weakest first; the
-ratings' own table, repeated here so that pairing needs nothing but plain values. A computer
-player has one published rating, used for every family."""
 
 
 @dataclass(frozen=True)
@@ -110,16 +106,6 @@ def compatible(a: Entry, b: Entry, now: float, settings: PairingSettings) -> boo
 def repeats(a: Entry, b: Entry) -> bool:
     """True when ``a`` and ``b`` sat together at the last table of either."""
     return b.player in a.last_opponents or a.player in b.last_opponents
-
-
-def nearest_level(rating: float) -> str:
-    """The computer level whose published rating is nearest ``rating`` (the weaker of two
-    equally near).
-
-    >>> nearest_level(1400), nearest_level(1900), nearest_level(1660)
-    ('medium', 'expert', 'medium')
-    """
-    return min(BOT_RATINGS, key=lambda level: abs(BOT_RATINGS[level] - rating))
 
 
 def bot_offers(

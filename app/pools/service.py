@@ -32,6 +32,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from app.common.errors import Conflict, NotFound
+from app.players.families import nearest_level
 from app.players.notices import Notices
 from app.players.online import Online
 from app.pools.catalogue import POOL_CLOCK, POOLS, Pool, pool_by_id
@@ -41,7 +42,6 @@ from app.pools.pairing import (
     PairingSettings,
     Wave,
     acceptable_range,
-    nearest_level,
     pair_wave,
 )
 from app.store import Player, PoolEntry

@@ -23,7 +23,7 @@ from app.bots import LEVELS
 from app.common.errors import Conflict, Forbidden, Invalid, NotFound
 from app.common.rules import rules_for_table
 from app.players import names
-from app.pools.catalogue import family_of
+from app.players.families import family_of
 from app.store import Player, Tournament, TournamentEntrant
 from app.store import players as player_store
 from app.store import ratings as rating_store

@@ -1,5 +1,5 @@
 """The pool catalogue: the pools the game offers, each with the rating family the ratings use,
-and the computer levels pairing offers, with the ratings' published figures."""
+and the computer levels pairing offers, with their published ratings."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from app.bots import LEVELS
 from app.engine.rules import seats_for
-from app.players import ratings
+from app.players import families
 from app.pools import BOT_RATINGS, POOLS, pool_by_id
 
 
@@ -27,8 +27,8 @@ def test_every_pool_plays_with_the_per_move_clock() -> None:
 
 @pytest.mark.parametrize("pool", POOLS, ids=lambda pool: pool.id)
 def test_a_pool_pairs_by_the_family_its_tables_are_rated_in(pool) -> None:
-    assert pool.family == ratings.family_of(pool.variant, pool.seats)
-    assert pool.family in ratings.FAMILIES
+    assert pool.family == families.family_of(pool.variant, pool.seats)
+    assert pool.family in families.FAMILIES
 
 
 def test_only_four_hand_seats_partners() -> None:
@@ -36,7 +36,7 @@ def test_only_four_hand_seats_partners() -> None:
 
 
 def test_the_computer_levels_are_the_bots_with_their_published_ratings() -> None:
-    assert BOT_RATINGS == ratings.BOT_RATINGS
+    assert BOT_RATINGS is families.BOT_RATINGS  # one table of them, not a copy
     assert tuple(BOT_RATINGS) == LEVELS
 
 
@@ -45,7 +45,9 @@ def test_an_unknown_pool_is_refused() -> None:
         pool_by_id("sixty-six-3")
 
 
-@pytest.mark.parametrize("name", ["app.pools.catalogue", "app.pools.pairing"])
+@pytest.mark.parametrize(
+    "name", ["app.pools.catalogue", "app.pools.pairing", "app.players.families"]
+)
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0

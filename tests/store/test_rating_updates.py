@@ -14,7 +14,8 @@ from openskill.models import PlackettLuce
 from sqlalchemy import insert, select, update
 
 from app.engine import Rules, State, apply, legal_actions, new_match, preset
-from app.players.ratings import Skill, family_of, places, rate, rating_step, sides_of
+from app.players.families import family_of
+from app.players.ratings import Skill, places, rate, rating_step, sides_of
 from app.store import Match, MatchSeat, Player, Rating, RatingChange, Table
 from app.store.db import create_engine
 
