@@ -24,6 +24,7 @@ from app.common.errors import (
     ServiceError,
 )
 from app.common.rules import rules_for_table, seat_count
+from app.engine import Rules
 from app.players import identity
 from app.players.bot_players import bot_player_id, ensure_bot_players
 from app.store import Player
@@ -175,30 +176,26 @@ class TableService(TableRegistry):
         if clock is None:
             clock = default_mode(visibility, len(bots), seat_count(rules))
         table_id = identity.new_id()
+        seats = {0: player.id, **{seat: other.id for seat, other in seated.items()}}
+        seats |= {seat: bot_player_id(level, seat) for seat, level in bots.items()}
         async with self.sessions.begin() as session:
-            await table_store.add_table(
+            await add_table_rows(
                 session,
-                id=table_id,
-                invite_code=secrets.token_urlsafe(6),
-                variant=rules.variant,
-                options=rules.options(),
+                table_id,
+                rules,
+                seats,
+                creator=player.id,
+                new_seed=self.new_seed,
+                commitment=commitment,
                 visibility=visibility,
                 spectators=spectators,
                 history=history,
-                seats=seat_count(rules),
-                created_by=player.id,
                 rated=rated,
                 clock=clock,
                 on_timeout=on_timeout,
             )
-            await table_store.take_seat(session, table_id, 0, player.id)
-            # Seed commitment: the server's seed offered before (or drawn now), the creator's part.
-            await fairness.seed_new_table(session, table_id, player.id, commitment, self.new_seed)
+            # The creator's part of the first match's seed (``tables.fairness``).
             await fairness.contribute(session, table_id, 0, contribution)
-            for seat, level in bots.items():
-                await table_store.take_seat(session, table_id, seat, bot_player_id(level, seat))
-            for seat, other in seated.items():
-                await table_store.take_seat(session, table_id, seat, other.id)
             if also is not None:
                 await also(session, table_id)
         authority = await self.authority(table_id)
@@ -273,29 +270,22 @@ class TableService(TableRegistry):
             async with self.sessions.begin() as session:
                 for table_id, table in zip(ids, tables, strict=True):
                     free = [seat for seat in range(seat_count(rules)) if seat not in table.bots]
-                    creator = created_by or table.players[0]
-                    await table_store.add_table(
+                    seats = dict(zip(free, table.players, strict=False))
+                    seats |= {
+                        seat: bot_player_id(level, seat) for seat, level in table.bots.items()
+                    }
+                    await add_table_rows(
                         session,
-                        id=table_id,
-                        invite_code=secrets.token_urlsafe(6),
-                        variant=rules.variant,
-                        options=rules.options(),
-                        visibility="public",
-                        spectators=True,
-                        history="after_match",
-                        seats=seat_count(rules),
-                        created_by=creator,
+                        table_id,
+                        rules,
+                        seats,
+                        creator=created_by or table.players[0],
+                        new_seed=self.new_seed,
                         rated=rated,
                         clock=clock,
                         on_timeout=on_timeout,
-                        tournament_id=tournament,
+                        tournament=tournament,
                     )
-                    await fairness.seed_new_table(session, table_id, creator, None, self.new_seed)
-                    for seat, player_id in zip(free, table.players, strict=False):
-                        await table_store.take_seat(session, table_id, seat, player_id)
-                    for seat, level in table.bots.items():
-                        bot = bot_player_id(level, seat)
-                        await table_store.take_seat(session, table_id, seat, bot)
                     if not await table.claim(session, table_id):
                         raise _Refused
         except _Refused:
@@ -467,6 +457,47 @@ class TableService(TableRegistry):
         ``bot``: a computer player takes the seat until its player reclaims it. Either way
         the match's record lists that player as having abandoned it."""
         return await self.send(table_id, ClaimVictory(player.id, seat, remedy), player.id)
+
+
+async def add_table_rows(
+    session: AsyncSession,
+    table_id: str,
+    rules: Rules,
+    seats: dict[int, str],
+    *,
+    creator: str,
+    new_seed: Callable[[], str],
+    commitment: str | None = None,
+    visibility: str = "public",
+    spectators: bool = True,
+    history: str = "after_match",
+    rated: bool = False,
+    clock: str,
+    on_timeout: str = "takeover",
+    tournament: str | None = None,
+) -> None:
+    """The rows of a new table in ``session``: the table, its committed server seed (the one
+    offered to ``creator`` as ``commitment``, or drawn now) and ``seats`` (seat -> player
+    id, computers' included). Every way a table is opened writes it through here."""
+    await table_store.add_table(
+        session,
+        id=table_id,
+        invite_code=secrets.token_urlsafe(6),
+        variant=rules.variant,
+        options=rules.options(),
+        visibility=visibility,
+        spectators=spectators,
+        history=history,
+        seats=seat_count(rules),
+        created_by=creator,
+        rated=rated,
+        clock=clock,
+        on_timeout=on_timeout,
+        tournament_id=tournament,
+    )
+    await fairness.seed_new_table(session, table_id, creator, commitment, new_seed)
+    for seat, player_id in sorted(seats.items()):
+        await table_store.take_seat(session, table_id, seat, player_id)
 
 
 def former_holder(table: TableAuthority | RemoteTable, player_id: str | None) -> bool:
