@@ -12,9 +12,7 @@ import contextlib
 import logging
 import math
 import re
-import types
 from collections import deque
-from collections.abc import Awaitable, Coroutine, Generator
 from typing import Any
 
 import orjson
@@ -74,16 +72,10 @@ GREETING_REFUSED: tuple[type[Exception], ...] = (ServiceError, *STORE_ERRORS)
 
 
 class Connection:
-    """One WebSocket viewer: frames written to the socket as they come, a bounded queue
-    while the socket cannot take them.
+    """One WebSocket viewer: a bounded send queue drained by its own task.
 
-    A frame goes straight to the socket when nothing is queued before it and the socket
-    takes it now (the WebSocket layer writes it to the transport without waiting): no task
-    and no wake-up per frame. When a write has to wait (the transport's buffer is full, the
-    peer reads slowly), that write and every frame after it wait in ``queue``, sent in order
-    by a task that ends once the queue is empty again. ``deliver`` never blocks: a viewer
-    that falls ``limit`` frames behind is closed with 4008 and recovers by reconnecting with
-    ``since``; the others never wait for it.
+    ``deliver`` never blocks: a viewer that falls ``limit`` frames behind is closed with
+    4008 and recovers by reconnecting with ``since``; the others never wait for it.
     """
 
     def __init__(self, websocket: WebSocket, limit: int, player_id: str | None) -> None:
@@ -93,77 +85,50 @@ class Connection:
         # change (a spectator who takes a seat). Never read back from outgoing frames.
         self.seat: int | None = None
         self.limit = limit
+        # A plain deque and one wake-up future: an asyncio.Queue costs more per frame, and
+        # every move sends several.
         self.queue: deque[Frame] = deque()
         self.closing = False
         self.revoked = False  # its token was revoked: nothing more is answered
-        self._started = False  # frames wait in the queue until ``start``
-        self._stopped = False  # ``stop``ped, or a write failed: nothing more is sent
-        self._pump: asyncio.Task[None] | None = None  # only while writes wait
+        self._pump: asyncio.Task[None] | None = None
+        self._wakeup: asyncio.Future[None] | None = None
 
     def deliver(self, frame: Frame) -> None:
-        """Send a frame the table rendered for this viewer."""
+        """Queue a frame the table rendered for this viewer."""
         self.send(frame)
 
     def send(self, frame: Frame) -> None:
-        """Send a frame to this connection only: at once when the socket takes it, else
-        queued behind the frames before it; overflow closes it with 4008."""
-        if self.closing or self._stopped:
-            return
-        if self._pump is None and self._started and not self.queue:
-            self._write(frame)
+        """Queue a frame for this connection only; overflow closes it with 4008."""
+        if self.closing:
             return
         if len(self.queue) >= self.limit:
             self.closing = True
             asyncio.get_running_loop().create_task(self._close_too_slow())
             return
         self.queue.append(frame)
-
-    def _write(self, frame: Frame) -> None:
-        """Write ``frame`` now; if the write has to wait, the pump finishes it and sends
-        whatever is queued meanwhile."""
-        sending = self.websocket.send_text(frame if isinstance(frame, str) else encode(frame))
-        try:
-            waiting_on = sending.send(None)
-        except StopIteration:  # written: the common case
-            return
-        except Exception:  # the socket is gone; its reader sees the disconnect
-            self._stopped = True
-            return
-        self._pump = asyncio.get_running_loop().create_task(
-            self._drain(_finish(sending, waiting_on))
-        )
+        wakeup = self._wakeup
+        if wakeup is not None and not wakeup.done():
+            wakeup.set_result(None)
 
     def start(self) -> None:
-        """Start sending: what was queued before goes first."""
-        self._started = True
-        if self.queue and self._pump is None:
-            self._pump = asyncio.get_running_loop().create_task(self._drain(None))
+        """Start draining the queue into the socket."""
+        self._pump = asyncio.get_running_loop().create_task(self._drain())
 
     async def stop(self) -> None:
-        """Send nothing more and stop the pump (the socket itself is closed by the caller or
-        the peer)."""
-        self._stopped = True
-        pump = self._pump
-        if pump is not None:
-            pump.cancel()
+        """Stop the pump (the socket itself is closed by the caller or the peer)."""
+        if self._pump is not None:
+            self._pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pump
+                await self._pump
 
-    async def _drain(self, first: Awaitable[None] | None) -> None:
-        """Finish the write that had to wait (``first``), then send the queue in order; the
-        connection writes directly again once it is empty."""
+    async def _drain(self) -> None:
         queue, send = self.queue, self.websocket.send_text
-        try:
-            if first is not None:
-                await first
+        while True:
             while queue:
                 frame = queue.popleft()
                 await send(frame if isinstance(frame, str) else encode(frame))
-        except Exception:  # the socket is gone; its reader sees the disconnect
-            self._stopped = True
-            queue.clear()
-        finally:
-            self._pump = None
+            self._wakeup = asyncio.get_running_loop().create_future()
+            await self._wakeup
 
     def hand_over(self) -> None:
         """The table moved to another worker: close with 4012 once what is queued is sent;
@@ -174,7 +139,7 @@ class Connection:
 
     async def _close_moved(self) -> None:
         for _ in range(100):  # let the pump send what the table queued before it left
-            if self._pump is None or self._pump.done():
+            if not self.queue or self._pump is None or self._pump.done():
                 break
             await asyncio.sleep(0.01)
         await self.stop()
@@ -196,22 +161,6 @@ class Connection:
     async def _close_too_slow(self) -> None:
         await self.stop()
         await close(self.websocket, CLOSE_TOO_SLOW, "too far behind; reconnect with since")
-
-
-@types.coroutine
-def _finish(sending: Coroutine[Any, Any, None], waiting_on: Any) -> Generator[Any, Any, None]:
-    """The rest of a write that was begun outside any task and had to wait for
-    ``waiting_on``: run inside a task, which waits for each thing the write waits on."""
-    try:
-        while True:
-            try:
-                result = yield waiting_on
-            except BaseException as exc:  # cancelled (stopped) while waiting
-                waiting_on = sending.throw(exc)
-            else:
-                waiting_on = sending.send(result)
-    except StopIteration:
-        return
 
 
 async def close(websocket: WebSocket, code: int, reason: str) -> None:
