@@ -222,8 +222,9 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-async def measure(args: argparse.Namespace) -> Run:
-    """One run against ``talon serve`` (started here on a fresh SQLite file, or ``--url``)."""
+async def measure(args: argparse.Namespace, root: Path = ROOT) -> Run:
+    """One run against ``talon serve`` (started here on a fresh SQLite file, or ``--url``),
+    of the tree at ``root`` (this one by default)."""
     process = None
     tmp = tempfile.TemporaryDirectory(prefix="talon-load-")
     if args.url:
@@ -231,7 +232,7 @@ async def measure(args: argparse.Namespace) -> Run:
     else:
         port = free_port()
         base = f"127.0.0.1:{port}"
-        process = start_server(port, Path(tmp.name) / "load.db", profile=args.profile)
+        process = start_server(port, Path(tmp.name) / "load.db", root, profile=args.profile)
         print(f"server pid: {process.pid}", file=sys.stderr, flush=True)
     try:
         limits = httpx.Limits(max_connections=50)

@@ -12,8 +12,11 @@ Talon), one action in flight per table, and both are measured the same way: the 
 process's CPU time over the run, divided by the round trips it answered. The runs alternate
 (Talon, relay, Talon, relay, ...) so that both meet the same load from other processes on a
 shared machine; each pair's ratio is printed, then the median. Never asserts a timing.
+With ``--against TREE`` each round starts with the Talon of another checkout (for example
+``git archive`` of the commit before a change, unpacked), so that old and new alternate too.
 
     .venv/bin/python benchmarks/relay_floor.py --tables 200 --duration 20 --rounds 3
+    .venv/bin/python benchmarks/relay_floor.py --rounds 3 --against /tmp/talon-before
 """
 
 from __future__ import annotations
@@ -155,7 +158,12 @@ async def measure_relay(args: argparse.Namespace) -> load.Run:
 
 async def main(args: argparse.Namespace) -> None:
     ratios = []
+    earlier: list[float] = []  # --against: the other tree's ratio, each round
     for number in range(1, args.rounds + 1):
+        if args.against is not None:
+            print(f"--- round {number} of {args.rounds}: Talon of {args.against}", flush=True)
+            before = await load.measure(args, args.against)
+            load.report(before)
         print(f"--- round {number} of {args.rounds}: Talon (talon serve, SQLite)", flush=True)
         talon = await load.measure(args)
         load.report(talon)
@@ -164,6 +172,13 @@ async def main(args: argparse.Namespace) -> None:
         load.report(relay, "round trips", "round trip")
         ratio = talon.server_us_per_move / relay.server_us_per_move
         ratios.append(ratio)
+        if args.against is not None:
+            earlier.append(before.server_us_per_move / relay.server_us_per_move)
+            print(
+                f"=== round {number}: Talon of {args.against} {before.server_us_per_move:.0f}"
+                f" us per move: ratio {earlier[-1]:.2f}",
+                flush=True,
+            )
         print(
             f"=== round {number}: Talon {talon.server_us_per_move:.0f} us per move,"
             f" relay {relay.server_us_per_move:.0f} us per round trip: ratio {ratio:.2f}",
@@ -173,6 +188,11 @@ async def main(args: argparse.Namespace) -> None:
         f"server CPU per move over the relay's, each round: "
         f"{', '.join(f'{r:.2f}' for r in ratios)}; median {statistics.median(ratios):.2f}"
     )
+    if earlier:
+        print(
+            f"the same for {args.against}: "
+            f"{', '.join(f'{r:.2f}' for r in earlier)}; median {statistics.median(earlier):.2f}"
+        )
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -189,6 +209,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--max-moves", type=int, default=200_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="TREE",
+        help="also run the Talon of another checkout (such as the commit before a change)"
+        " first in each round, against the same relay run",
+    )
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.duration = min(max(args.duration, 1.0), 300.0)

@@ -66,3 +66,14 @@ def test_the_relay_floor_benchmark_measures_both_servers() -> None:
     assert count(r"round trips: (\d+) ", out)[0] > 0
     assert "refused: 0\n" in out.split("the bare relay")[1], out
     assert re.search(r"ratio \d+\.\d+", out), out
+
+
+def test_the_relay_floor_benchmark_runs_another_tree_first_in_each_round() -> None:
+    out = run(
+        "relay_floor.py",
+        *("--tables", "3", "--duration", "1", "--rounds", "1", "--against", str(BENCHMARKS.parent)),
+    )
+    before, talon = out.split("Talon (talon serve, SQLite)")
+    assert count(r"accepted moves: (\d+) ", before)[0] > 0
+    assert count(r"accepted moves: (\d+) ", talon)[0] > 0
+    assert re.search(rf"the same for {re.escape(str(BENCHMARKS.parent))}: \d+\.\d+", out), out
