@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
@@ -35,6 +35,11 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TIMEOUT_MS = 15_000
+STILL: Final = "reduce"
+"""The pages' motion preference, unless a test chooses one (tests/e2e/test_motion.py tests
+both). Headless Chromium without a GPU draws every frame of an endless animation on the
+processor: three pages with the turn's pulse took most of a core, measured, in a suite that
+shares two."""
 
 expect.set_options(timeout=TIMEOUT_MS)
 
@@ -222,7 +227,10 @@ def new_page(browser: Browser, server: Server, watch: Watch) -> Iterator[Any]:
 
     def make(who: str, locale: str = "en-GB", width: int = 1280, height: int = 860) -> Page:
         context = browser.new_context(
-            base_url=server.url, locale=locale, viewport={"width": width, "height": height}
+            base_url=server.url,
+            locale=locale,
+            viewport={"width": width, "height": height},
+            reduced_motion=STILL,
         )
         contexts.append(context)
         return watch.page(context.new_page(), who)

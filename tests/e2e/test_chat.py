@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import Server, Watch, shot
+from tests.e2e.conftest import STILL, Server, Watch, shot
 from tests.e2e.drive import guest, live_table, sit_as
 from tests.e2e.play import start_private_table
 
@@ -34,6 +34,7 @@ def pages(browser: Browser, server: Server, watch: Watch) -> Iterator[Any]:
     ) -> Page:
         context = browser.new_context(
             base_url=server.url,
+            reduced_motion=STILL,
             locale=locale,
             viewport={"width": viewport[0], "height": viewport[1]},
             has_touch=phone,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import Server, Watch, shot
+from tests.e2e.conftest import STILL, Server, Watch, shot
 from tests.e2e.drive import Seat, live_table, marry, play, sit_as
 from tests.e2e.play import dismiss_summary
 
@@ -26,7 +26,12 @@ def may_marry(seat: int) -> Any:
 def phone(browser: Browser, server: Server, watch: Watch) -> Iterator[Page]:
     """A touch phone's page (no hover, coarse pointer)."""
     context = browser.new_context(
-        base_url=server.url, locale="en-GB", viewport=PHONE, has_touch=True, is_mobile=True
+        base_url=server.url,
+        locale="en-GB",
+        viewport=PHONE,
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion=STILL,
     )
     yield watch.page(context.new_page(), "phone")
     context.close()
