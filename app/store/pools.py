@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
+from app.store import leases
 from app.store.db import AsyncSession
 from app.store.models import PoolEntry, PoolLease, PoolSeating
 
@@ -120,20 +121,7 @@ async def acquire(
     """Take the pool's lease for ``owner`` until ``now + seconds`` when nobody holds it, its
     holder let it run out, or ``owner`` holds it already; a new epoch every time. The epoch,
     or None while another worker holds it."""
-    taken = await session.execute(
-        update(PoolLease)
-        .where(
-            PoolLease.pool_id == pool_id,
-            or_(
-                PoolLease.owner.is_(None),
-                PoolLease.lease_until < now,
-                PoolLease.owner == owner,
-            ),
-        )
-        .values(owner=owner, lease_until=now + seconds, lease_epoch=PoolLease.lease_epoch + 1)
-        .returning(PoolLease.lease_epoch)
-    )
-    epoch = taken.scalar_one_or_none()
+    epoch = await leases.take(session, PoolLease.pool_id, pool_id, owner, now, seconds)
     if epoch is not None or await session.get(PoolLease, pool_id) is not None:
         return epoch
     try:  # the pool's first lease: its row
@@ -148,43 +136,15 @@ async def renew(
     session: AsyncSession, pool_id: str, owner: str, epoch: int, now: float, seconds: float
 ) -> bool:
     """Extend the lease ``owner`` holds at ``epoch``; False when it was taken over."""
-    renewed = await session.execute(
-        update(PoolLease)
-        .where(
-            PoolLease.pool_id == pool_id,
-            PoolLease.owner == owner,
-            PoolLease.lease_epoch == epoch,
-        )
-        .values(lease_until=now + seconds)
-        .returning(PoolLease.pool_id)
-    )
-    return renewed.scalar_one_or_none() is not None
+    return await leases.extend(session, PoolLease.pool_id, pool_id, owner, epoch, now, seconds)
 
 
 async def fence(session: AsyncSession, pool_id: str, owner: str, epoch: int) -> bool:
     """Lock the pool's lease row if ``owner`` still holds it at ``epoch`` (the first write of
     a seating's transaction); False when the pool was taken over."""
-    held = await session.execute(
-        update(PoolLease)
-        .where(
-            PoolLease.pool_id == pool_id,
-            PoolLease.owner == owner,
-            PoolLease.lease_epoch == epoch,
-        )
-        .values(lease_epoch=PoolLease.lease_epoch)
-        .returning(PoolLease.pool_id)
-    )
-    return held.scalar_one_or_none() is not None
+    return await leases.fence(session, PoolLease.pool_id, pool_id, owner, epoch)
 
 
 async def release(session: AsyncSession, pool_id: str, owner: str, epoch: int) -> None:
     """Give the lease up (the worker stops); a no-op once taken over."""
-    await session.execute(
-        update(PoolLease)
-        .where(
-            PoolLease.pool_id == pool_id,
-            PoolLease.owner == owner,
-            PoolLease.lease_epoch == epoch,
-        )
-        .values(owner=None, lease_until=None)
-    )
+    await leases.give_up(session, PoolLease.pool_id, pool_id, owner, epoch)

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from sqlalchemy import delete, func, or_, select, update
 
+from app.store import leases
 from app.store.db import AsyncSession
 from app.store.models import (
     Match,
@@ -298,66 +299,24 @@ async def event_of_tables(session: AsyncSession, table_ids: Sequence[str]) -> di
 async def acquire(
     session: AsyncSession, event_id: str, owner: str, now: float, seconds: float
 ) -> int | None:
-    """Take the event's lease for ``owner`` until ``now + seconds`` when nobody holds it, its
-    holder let it run out, or ``owner`` holds it already; a new epoch every time. The epoch,
-    or None while another worker holds it."""
-    taken = await session.execute(
-        update(Tournament)
-        .where(
-            Tournament.id == event_id,
-            or_(
-                Tournament.owner.is_(None),
-                Tournament.lease_until < now,
-                Tournament.owner == owner,
-            ),
-        )
-        .values(owner=owner, lease_until=now + seconds, lease_epoch=Tournament.lease_epoch + 1)
-        .returning(Tournament.lease_epoch)
-    )
-    return taken.scalar_one_or_none()
+    """Take the event's lease for ``owner`` (``leases.take``): the epoch, or None while
+    another worker holds it."""
+    return await leases.take(session, Tournament.id, event_id, owner, now, seconds)
 
 
 async def renew(
     session: AsyncSession, event_id: str, owner: str, epoch: int, now: float, seconds: float
 ) -> bool:
     """Extend the lease ``owner`` holds at ``epoch``; False when it was taken over."""
-    renewed = await session.execute(
-        update(Tournament)
-        .where(
-            Tournament.id == event_id,
-            Tournament.owner == owner,
-            Tournament.lease_epoch == epoch,
-        )
-        .values(lease_until=now + seconds)
-        .returning(Tournament.id)
-    )
-    return renewed.scalar_one_or_none() is not None
+    return await leases.extend(session, Tournament.id, event_id, owner, epoch, now, seconds)
 
 
 async def fence(session: AsyncSession, event_id: str, owner: str, epoch: int) -> bool:
     """Lock the event's row if ``owner`` still holds its lease at ``epoch`` (the first write
     of each of the owner's transactions); False when the event was taken over."""
-    held = await session.execute(
-        update(Tournament)
-        .where(
-            Tournament.id == event_id,
-            Tournament.owner == owner,
-            Tournament.lease_epoch == epoch,
-        )
-        .values(lease_epoch=Tournament.lease_epoch)
-        .returning(Tournament.id)
-    )
-    return held.scalar_one_or_none() is not None
+    return await leases.fence(session, Tournament.id, event_id, owner, epoch)
 
 
 async def release(session: AsyncSession, event_id: str, owner: str, epoch: int) -> None:
     """Give the lease up (the worker stops); a no-op once taken over."""
-    await session.execute(
-        update(Tournament)
-        .where(
-            Tournament.id == event_id,
-            Tournament.owner == owner,
-            Tournament.lease_epoch == epoch,
-        )
-        .values(owner=None, lease_until=None)
-    )
+    await leases.give_up(session, Tournament.id, event_id, owner, epoch)
