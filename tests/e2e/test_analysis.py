@@ -19,7 +19,10 @@ from tests.e2e.drive import live_table, never, play, sit_as
 
 
 def step_to_advice(page: Page) -> None:
-    """Step through the replay until a move with advice is shown."""
+    """Wait until the page has the match's advice, then step through the replay from its
+    step shown until a move with advice is shown. (The advice arrives after the replay: steps
+    taken before it came could pass the moves it is for.)"""
+    expect(page.locator("aside.side[data-analysis=ready]")).to_be_visible(timeout=30_000)
     advice = page.get_by_test_id("analysis-move")
     for _ in range(12):
         if advice.count():

@@ -377,7 +377,9 @@ export function replayPage(root, matchId) {
           felt,
           h(
             "aside",
-            { class: "side" },
+            // How the analysis stands ("none", "queued", "ready", "failed"): the advice shows
+            // once it is "ready".
+            { class: "side", "data-analysis": analysis },
             h(
               "div",
               { class: "replay-controls", role: "toolbar", "aria-label": t("replay") },
