@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -24,7 +25,12 @@ from tests.api.test_durability import server_process, wait_healthy
 from tests.forked import ServerProcess
 from tests.support import free_port, in_thread
 
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("TALON_CHROMIUM", "/usr/bin/chromium-headless-shell"))
+"""Debian's headless build of Chromium (the package ``chromium-headless-shell``, from the same
+sources as ``chromium``). The browser tests' pages use 60% less processor there than in the full
+browser run headless (measured: 12.4 against 31.1 s of browser CPU for the lobby's and the first
+visit's tests), in a suite bound by its two cores. ``TALON_CHROMIUM=/usr/bin/chromium`` runs
+them in the full browser."""
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -95,7 +101,9 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
 @pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package (scripts/test does)")
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium-headless-shell (scripts/test does)"
+        )
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS

@@ -5,11 +5,11 @@ receives holds a card that viewer may not know, and folding the events into the 
 (the reference reducer) gives exactly the fresh view, so events are complete deltas.
 """
 
-import json
 import random
 import re
 from collections import Counter
 
+import orjson
 import pytest
 
 from app.engine import PRESETS, State, new_match, parse_card, preset, view
@@ -17,12 +17,19 @@ from app.engine import PRESETS, State, new_match, parse_card, preset, view
 from .playing import random_playthrough
 from .reducer import fold
 
-CARD_STRING = re.compile(r'"([789JQKTA][CDHS])"')
+CARD_STRING = re.compile(rb'"([789JQKTA][CDHS])"')
+PLAIN = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
+def plain_json(data: object) -> bytes:
+    """``data`` as the JSON the server sends (orjson, as ``app.tables.hub.encode``); a
+    ``TypeError`` for anything that is not plain JSON data (dataclasses and datetimes too)."""
+    return orjson.dumps(data, option=PLAIN)
 
 
 def card_strings(data: object) -> set[str]:
     """Every string in a JSON value (keys too) that is a card code."""
-    return set(CARD_STRING.findall(json.dumps(data)))
+    return {code.decode() for code in CARD_STRING.findall(plain_json(data))}
 
 
 def hidden_from(state: State, viewer: int | None) -> set[str]:
@@ -81,7 +88,7 @@ def check_match(variant: str, seed: int, **options: object) -> int:
                     assert data["type"] != "trick_won" or "points" not in data
             folded[viewer] = fold(folded[viewer], {**fresh, "events": seen})
             assert folded[viewer] == fresh, (viewer, seen)
-            json.dumps(fresh)  # plain JSON data
+            plain_json(fresh)  # plain JSON data
     return steps
 
 
