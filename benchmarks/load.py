@@ -29,9 +29,9 @@ from pathlib import Path
 import httpx
 
 if __package__:  # imported as benchmarks.load (by the tests)
-    from benchmarks.players import Figures, play_tables, refusals
+    from benchmarks.players import Figures, Start, play_tables, refusals
 else:  # run as a script: the sibling module
-    from players import Figures, play_tables, refusals
+    from players import Figures, Start, play_tables, refusals
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -187,27 +187,48 @@ async def drive(
 ) -> Run:
     """Let the lean players play ``tables`` on the server at ``base`` (process ``pid``, whose
     CPU time is read before and after) for ``args.duration`` seconds or ``args.max_moves``,
-    counting in ``figures`` (new ones unless given)."""
+    counting in ``figures`` (new ones unless given). The window opens once every table is
+    greeted (``Start``): the greetings' CPU is not counted as moves' (``--count-greetings``
+    opens it before the sockets connect, as earlier versions of this benchmark did)."""
     figures = Figures() if figures is None else figures
-    server_cpu = cpu_seconds(pid) if pid is not None else None
-    loop_cpu = loop_thread_cpu_seconds(pid) if pid is not None else None
-    own_cpu = own_cpu_seconds()
-    busy = machine_busy_seconds()
-    started = time.perf_counter()
-    deadline = started + args.duration
+    before: dict[str, float | None] = {}
+
+    def read_counters() -> None:
+        before["server"] = cpu_seconds(pid) if pid is not None else None
+        before["loop"] = loop_thread_cpu_seconds(pid) if pid is not None else None
+        before["own"] = own_cpu_seconds()
+        before["busy"] = machine_busy_seconds()
+        before["started"] = time.perf_counter()
+
+    start = None
+    if args.count_greetings:
+        read_counters()
+    else:
+        start = Start(len(tables), args.duration, read_counters)
+    deadline = time.perf_counter() + args.duration
     await play_tables(
-        tables, [base], figures, deadline, args.max_moves, args.seed, pace=args.pace / 1000
+        tables,
+        [base],
+        figures,
+        deadline,
+        args.max_moves,
+        args.seed,
+        pace=args.pace / 1000,
+        start=start,
     )
-    elapsed = time.perf_counter() - started
-    own_cpu = own_cpu_seconds() - own_cpu
-    busy = machine_busy_seconds() - busy
+    elapsed = time.perf_counter() - (before["started"] or 0.0)
+    if start is not None and start.greeted_at is not None:
+        print(f"every table greeted after {start.greeted_at:.1f} s", file=sys.stderr, flush=True)
+    own_cpu = own_cpu_seconds() - (before["own"] or 0.0)
+    busy = machine_busy_seconds() - (before["busy"] or 0.0)
     rss = rss_mib(pid) if pid is not None else None
-    if pid is not None and server_cpu is not None:
+    server_cpu = loop_cpu = None
+    if pid is not None and before["server"] is not None:
         now = cpu_seconds(pid)
-        server_cpu = None if now is None else now - server_cpu
-    if pid is not None and loop_cpu is not None:
+        server_cpu = None if now is None else now - before["server"]
+    if pid is not None and before["loop"] is not None:
         now = loop_thread_cpu_seconds(pid)
-        loop_cpu = None if now is None else now - loop_cpu
+        loop_cpu = None if now is None else now - before["loop"]
     return Run(len(tables), figures, elapsed, server_cpu, own_cpu, busy, rss, loop_cpu)
 
 
@@ -347,6 +368,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         "--clock",
         choices=("none", "move", "correspondence"),
         help="the tables' turn clock (default: the server's for a public table, a per-move one)",
+    )
+    parser.add_argument(
+        "--count-greetings",
+        action="store_true",
+        help="count the sockets' greetings in the measured window (by default it opens once "
+        "every table is greeted, so that the CPU per move is the moves' own)",
     )
     parser.add_argument("--url", help="an already running server (loopback only)")
     parser.add_argument(

@@ -42,6 +42,59 @@ class Figures:
 NO_ANSWER_GRACE = 30.0
 """Seconds past the run's deadline that a table still waits for its move's answers."""
 
+GREETING_PATIENCE = 120.0
+"""Seconds a run waits for every table's two welcomes before it starts with those it has."""
+
+
+class Start:
+    """Holds every table's first move until all tables are greeted, so that the measured
+    window holds moves only (greeting hundreds of sockets costs the server as much CPU as
+    thousands of moves, and on a loaded machine it spreads into the first seconds of play).
+    When the last table is greeted (or after ``GREETING_PATIENCE``), ``begin`` runs
+    ``on_start`` (where the caller reads its CPU counters), sets the deadline ``duration``
+    seconds on and lets every greeted table move."""
+
+    def __init__(self, tables: int, duration: float, on_start: Any = None) -> None:
+        self.waiting = tables
+        self.duration = duration
+        self.on_start = on_start
+        self.deadline: float | None = None
+        self.greeted_at: float | None = None  # seconds from creation to the start
+        self.created = time.perf_counter()
+        self.held: list[TablePlay] = []
+        self.patience = asyncio.get_running_loop().call_later(GREETING_PATIENCE, self.begin)
+
+    def greeted(self, table: TablePlay) -> None:
+        """``table`` has both welcomes: it moves once every table has them."""
+        if self.deadline is not None:
+            table.deadline = self.deadline
+            table.move()
+            return
+        self.held.append(table)
+        self.waiting -= 1
+        if self.waiting <= 0:
+            self.begin()
+
+    def begin(self) -> None:
+        """Start the measured play (once)."""
+        if self.deadline is not None:
+            return
+        self.patience.cancel()
+        if self.on_start is not None:
+            self.on_start()
+        now = time.perf_counter()
+        self.greeted_at = now - self.created
+        self.deadline = now + self.duration
+        for table in self.held:
+            table.deadline = self.deadline
+            table.move()
+        self.held.clear()
+
+    async def started(self) -> None:
+        """Wait until the play has started."""
+        while self.deadline is None:
+            await asyncio.sleep(0.05)
+
 
 class SeatSocket(asyncio.Protocol):
     """One player's WebSocket: hands every server frame to its table as it arrives."""
@@ -102,9 +155,11 @@ class TablePlay:
         limit: int,
         rng: random.Random,
         pace: float = 0.0,
+        start: Start | None = None,
     ) -> None:
         self.figures, self.deadline, self.limit, self.rng = figures, deadline, limit, rng
         self.pace = pace
+        self.start = start
         self.sockets: list[SeatSocket] = []
         self.done = asyncio.get_running_loop().create_future()
         self.version = -1
@@ -136,7 +191,10 @@ class TablePlay:
             self.to_move = frame["view"]["to_move"]
             self.legal[seat] = frame["view"]["legal"]
             if len(self.greeted) == 2:
-                self.move()
+                if self.start is None:
+                    self.move()
+                else:
+                    self.start.greeted(self)
         elif kind == "update":
             self.legal[seat] = frame["legal"]
             self.to_move = frame["to_move"]
@@ -208,10 +266,14 @@ async def run_table(
     limit: int,
     rng: random.Random,
     pace: float = 0.0,
+    start: Start | None = None,
 ) -> None:
     """Play one table (each seat on its own ``host:port``) until it stops."""
-    table = TablePlay(figures, deadline, limit, rng, pace)
+    table = TablePlay(figures, deadline, limit, rng, pace, start)
     await table.open([f"ws://{b}/ws/tables/{table_id}" for b in bases], tokens)
+    if start is not None:
+        await start.started()
+        deadline = table.deadline = start.deadline or deadline
     # A move that is never answered would hold the table (and the run) forever: past the
     # deadline and a grace, the table stops and counts it as ``no_answer``.
     wait = max(0.0, deadline - time.perf_counter()) + NO_ANSWER_GRACE
@@ -233,10 +295,13 @@ async def play_tables(
     seed: int,
     split: bool = True,
     pace: float = 0.0,
+    start: Start | None = None,
 ) -> None:
     """Play every ``(table id, tokens)`` at once. Table n seats its players on servers n and
     n + 1 of ``bases`` (with one server, both on it), or both on server n unless ``split``.
-    ``pace``: each move's mean think time in seconds (0: as fast as the server answers)."""
+    ``pace``: each move's mean think time in seconds (0: as fast as the server answers).
+    ``start``: no table moves until every table is greeted, and ``deadline`` counts from
+    then (see ``Start``)."""
     rng = random.Random(seed)
     step = 1 if split else 0
     await asyncio.gather(
@@ -250,6 +315,7 @@ async def play_tables(
                 limit,
                 random.Random(rng.random()),
                 pace,
+                start,
             )
             for n, (table_id, tokens) in enumerate(tables)
         )

@@ -221,6 +221,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     args.duration = min(max(args.duration, 1.0), 300.0)
     # What load.measure reads: a server started here, the default clock, no pace, no profile.
     args.url, args.clock, args.pace, args.profile = None, None, 0.0, None
+    args.count_greetings = False  # both are measured from the moment every table is greeted
     return args
 
 

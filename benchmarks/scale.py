@@ -33,7 +33,7 @@ from load import (
     set_up_table,
     wait_healthy,
 )
-from players import Figures, play_tables, refusals
+from players import Figures, Start, play_tables, refusals
 
 sys.path.insert(0, str(ROOT))
 
@@ -90,12 +90,26 @@ async def measure(args: argparse.Namespace, bases: list[str], pids: list[int]) -
         for client in clients:
             await client.aclose()
     figures = Figures()
-    cpu_before = [cpu_seconds(pid) or 0.0 for pid in pids]
-    started = time.perf_counter()
-    deadline = started + args.duration
+    cpu_before: list[float] = []
+    started = 0.0
+
+    def read_counters() -> None:  # once every table is greeted: the moves' CPU only
+        nonlocal started
+        cpu_before[:] = [cpu_seconds(pid) or 0.0 for pid in pids]
+        started = time.perf_counter()
+
     split = args.placement == "split"
+    start = Start(len(tables), args.duration, read_counters)
     await play_tables(
-        tables, bases, figures, deadline, args.max_moves, args.seed, split, args.pace / 1000
+        tables,
+        bases,
+        figures,
+        time.perf_counter() + args.duration,
+        args.max_moves,
+        args.seed,
+        split,
+        args.pace / 1000,
+        start,
     )
     elapsed = time.perf_counter() - started
     cpu = [(cpu_seconds(pid) or 0.0) - before for pid, before in zip(pids, cpu_before, strict=True)]
