@@ -121,11 +121,15 @@ def short_path(url: str) -> str:
 
 
 def frame_type(payload: Any) -> str:
-    """The ``type`` of a socket frame, for a timeline (never its content)."""
+    """The ``type`` of a socket frame and the table version it names, for a timeline (never
+    its content): a page that stays behind shows which versions it was sent."""
     try:
-        return str(json.loads(payload).get("type"))
+        frame = json.loads(payload)
+        kind = str(frame.get("type"))
     except (ValueError, TypeError, AttributeError):
         return "?"
+    version = frame.get("version")
+    return kind if version is None else f"{kind} v{version}"
 
 
 class Watch:
