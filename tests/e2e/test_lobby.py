@@ -9,6 +9,7 @@ import httpx
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import shot
+from tests.e2e.drive import guest
 
 
 def test_the_lobby_speaks_five_languages_and_the_switcher_changes_every_string(
@@ -105,3 +106,28 @@ def test_the_form_offers_only_what_the_server_lists(new_page: Any, server: Any) 
     expect(games).to_have_attribute("value", "schnapsen")
     expect(page.locator("select[name=close_fail]")).to_be_visible()
     expect(page.locator("select[name=claim]")).to_have_count(0)
+
+
+def test_a_refresh_redraws_the_tables_but_not_the_buttons_under_a_click(
+    new_page: Any, server: Any
+) -> None:
+    """The lobby asks for the tables every few seconds. A new table shows in the list, while
+    the form and its buttons stay the same elements: a button redrawn between the press and
+    the release of a click made no click (the click was lost), and a form being filled in
+    was drawn again."""
+    page = new_page("anna")
+    page.goto("/")
+    page.fill("#name", "Anna")
+    page.select_option("select[name=variant]", "schnapsen")
+    expect(page.locator("ul.tables.open")).to_have_count(0)  # no open table yet
+    button = page.locator("[data-action=play-computer][data-level=easy]").element_handle()
+    host = guest(server.url, "Bela")
+    created = httpx.post(
+        f"{server.url}/api/tables",
+        headers={"Authorization": f"Bearer {host['token']}"},
+        json={"variant": "sixty-six", "clock": "none"},
+    )
+    assert created.status_code == 201, created.text
+    expect(page.locator("ul.tables.open li")).to_have_count(1)  # the next refresh shows it
+    assert button.evaluate("e => e.isConnected"), "the refresh drew the lobby's buttons again"
+    expect(page.locator("select[name=variant]")).to_have_value("schnapsen")

@@ -79,7 +79,7 @@ export function lobbyPage(root, navigate) {
       open = o.tables;
       live = l.tables;
       yours = y ? y.tables : [];
-      render();
+      renderLists();
     } catch {
       if (alive) toast(t("offline"));
     }
@@ -319,9 +319,38 @@ export function lobbyPage(root, navigate) {
     );
   }
 
+  // The tables lists, drawn again at every refresh; the rest of the lobby is drawn only when
+  // it changes, so that a refresh never replaces a button under a click (a press on the old
+  // button and a release on its copy make no click) nor a form being filled in.
+  function lists() {
+    return [
+      yours.length ? yourList() : null,
+      list(t("open_tables"), open, "open", t("no_open_tables")),
+      list(t("live_tables"), live, "live", t("no_live_tables")),
+    ];
+  }
+
+  let drawnLists = null; // the lists' data as last drawn
+
+  /** Draw the tables lists again if their data changed (the whole lobby if not drawn yet). */
+  function renderLists() {
+    const right = root.querySelector(".lobby-right");
+    if (!right) {
+      render();
+      return;
+    }
+    const now = JSON.stringify([open, live, yours]);
+    if (now === drawnLists) return;
+    drawnLists = now;
+    const focused = right.contains(document.activeElement) ? document.activeElement?.id : null;
+    mount(right, ...lists());
+    if (focused) document.getElementById(focused)?.focus();
+  }
+
   function render() {
     const focused = document.activeElement?.id;
     const nameValue = root.querySelector("#name")?.value;
+    drawnLists = JSON.stringify([open, live, yours]);
     mount(
       root,
       h(
@@ -330,13 +359,7 @@ export function lobbyPage(root, navigate) {
         // Play now first; the computer's buttons under the form whose game they play; on a
         // phone the tables to join come before the form (talon.css orders them).
         h("div", { class: "lobby-left" }, hero(), nameCard(), playNowCard(ensureName), tournamentsCard(), createCard(), computerCard()),
-        h(
-          "div",
-          { class: "lobby-right" },
-          yours.length ? yourList() : null,
-          list(t("open_tables"), open, "open", t("no_open_tables")),
-          list(t("live_tables"), live, "live", t("no_live_tables")),
-        ),
+        h("div", { class: "lobby-right" }, ...lists()),
       ),
     );
     const name = root.querySelector("#name");
