@@ -332,15 +332,11 @@ export function lobbyPage(root, navigate) {
 
   let drawnLists = null; // the lists' data as last drawn
 
-  /** Draw the tables lists again if their data changed (the whole lobby if not drawn yet). */
+  /** Draw the tables lists again if their data changed (`render` drew the lobby first). */
   function renderLists() {
     const right = root.querySelector(".lobby-right");
-    if (!right) {
-      render();
-      return;
-    }
     const now = JSON.stringify([open, live, yours]);
-    if (now === drawnLists) return;
+    if (!right || now === drawnLists) return;
     drawnLists = now;
     const focused = right.contains(document.activeElement) ? document.activeElement?.id : null;
     mount(right, ...lists());
