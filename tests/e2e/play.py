@@ -72,6 +72,15 @@ def dismiss_summary(page: Page) -> None:
         page.click("[data-action=continue]")
 
 
+def close_summaries_in_the_way(page: Page) -> None:
+    """From now on, a deal summary that covers what the test clicks is closed first, as a
+    player would close it. At three and four seats the computers may end a deal by their own
+    moves (a Luna lost while the page's player, the bidder's partner, sits out)."""
+    page.add_locator_handler(
+        page.locator(".overlay [data-action=continue]"), lambda button: button.click()
+    )
+
+
 def play_one(page: Page, rng: random.Random) -> None:
     """Click one legal thing: sometimes a legal exchange, else a legal card (with a marriage
     when the page offers one). A deal summary still open is closed first."""

@@ -12,6 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, shot
 from tests.e2e.drive import resign, rest_get
+from tests.e2e.play import close_summaries_in_the_way
 
 COMPUTERS = ["Computer 1 (Easy)", "Computer 2 (Easy)", "Computer 3 (Easy)"]
 SAME = re.compile(r"Computer \(Easy\)")  # the one name every computer had
@@ -41,6 +42,7 @@ def test_four_computers_and_a_partner_are_told_apart(new_page: Any, server: Serv
     expect(page.locator(".scoreboard")).to_contain_text("you & Computer 2 (Easy)")
     expect(page.locator(".scoreboard")).to_contain_text("Computer 1 (Easy) & Computer 3 (Easy)")
 
+    close_summaries_in_the_way(page)
     # The bidding, then the first lead: Anna bids the lowest level when asked (so the deal is
     # never passed out and dealt again) and plays a legal card on her turn.
     log = page.locator(".deal-log .announcements li")

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from app.engine.catalog import catalog
 from tests.e2e.conftest import Server, shot
 from tests.e2e.drive import live_table, take_seat
+from tests.e2e.play import close_summaries_in_the_way
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 LANGUAGES = ["en", "de", "pl", "it", "es"]
@@ -113,12 +114,7 @@ def test_the_hints_fit_the_game_at_the_table(new_page: Any) -> None:
     page.goto("/")
     page.fill("#name", "Anna")
     page.click("form button[type=submit]:has-text('Save')")
-    # The computers may end a deal by their own moves while the hints are read (a Luna lost
-    # while Anna, the bidder's partner, sits out): its summary then covers the table, as a
-    # player would see it, and is closed to go on.
-    page.add_locator_handler(
-        page.locator(".overlay [data-action=continue]"), lambda button: button.click()
-    )
+    close_summaries_in_the_way(page)  # the computers may end a deal while hints are read
     expect(page.locator("#name")).to_have_count(0)
     for game, players, says, never in GAMES:
         page.goto("/")
