@@ -124,7 +124,9 @@ async def flood(root: Path, sockets: int, lines: int) -> str:
         process = start_server(port, Path(folder) / "talon.db", root)
         base = f"127.0.0.1:{port}"
         try:
-            async with httpx.AsyncClient(base_url=f"http://{base}", timeout=60) as http:
+            async with httpx.AsyncClient(
+                base_url=f"http://{base}", timeout=60, verify=False
+            ) as http:
                 await wait_healthy(http)
 
                 async def post(path: str, token: str | None, body: Any) -> Any:

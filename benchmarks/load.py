@@ -257,7 +257,9 @@ async def measure(args: argparse.Namespace, root: Path = ROOT) -> Run:
         print(f"server pid: {process.pid}", file=sys.stderr, flush=True)
     try:
         limits = httpx.Limits(max_connections=50)
-        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, limits=limits) as http:
+        async with httpx.AsyncClient(
+            base_url=f"http://{base}", timeout=30, limits=limits, verify=False
+        ) as http:
             await wait_healthy(http)
             tables = await asyncio.gather(
                 *(set_up_table(http, n, clock=args.clock) for n in range(args.tables))

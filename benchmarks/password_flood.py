@@ -105,7 +105,7 @@ async def main(args: argparse.Namespace) -> None:
         base = f"http://127.0.0.1:{port}"
         server = start_server(root, port, Path(folder) / "talon.db")
         try:
-            async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+            async with httpx.AsyncClient(base_url=base, timeout=60, verify=False) as http:
                 await wait_healthy(http)
                 guest = (await http.post("/api/players", json={"name": "Owner"})).json()
                 headers = {"Authorization": f"Bearer {guest['token']}"}

@@ -100,7 +100,7 @@ def populate(database: Path, count: int) -> list[str]:
 
 async def walk(args: argparse.Namespace, port: int, pid: int, ids: list[str]) -> None:
     base = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=30, verify=False) as http:
         await wait_healthy(http)
         start = rss_mib(pid) or 0.0
         print(f"server RSS at start: {start:.1f} MiB")

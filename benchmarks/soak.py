@@ -205,7 +205,7 @@ async def set_up(
 def client(base: str) -> httpx.AsyncClient:
     """An HTTP client for setting up tables on the server at ``base``."""
     return httpx.AsyncClient(
-        base_url=f"http://{base}", timeout=60, limits=httpx.Limits(max_connections=50)
+        base_url=f"http://{base}", timeout=60, limits=httpx.Limits(max_connections=50), verify=False
     )
 
 

@@ -20,7 +20,7 @@ from tests.support import Api, Client, every_seat_acts, live_server, settings_fo
 async def site(database_url: str) -> AsyncIterator[tuple[str, Api]]:
     async with (
         live_server(settings_for(database_url)) as base,
-        httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http,
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http,
     ):
         yield base, Api(http)
 

@@ -27,7 +27,9 @@ async def bot_server(database_url: str) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def bot_api(bot_server: str) -> AsyncIterator[Api]:
-    async with httpx.AsyncClient(base_url=f"http://{bot_server}", timeout=10) as client:
+    async with httpx.AsyncClient(
+        base_url=f"http://{bot_server}", timeout=10, verify=False
+    ) as client:
         yield Api(client)
 
 

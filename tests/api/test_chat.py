@@ -36,7 +36,9 @@ async def chat_server(database_url: str) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def chat_api(chat_server: str) -> AsyncIterator[Api]:
-    async with httpx.AsyncClient(base_url=f"http://{chat_server}", timeout=10) as client:
+    async with httpx.AsyncClient(
+        base_url=f"http://{chat_server}", timeout=10, verify=False
+    ) as client:
         yield Api(client)
 
 

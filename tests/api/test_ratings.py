@@ -22,7 +22,10 @@ LIBRARY = PlackettLuce(mu=1500.0, sigma=500.0, beta=250.0, tau=5.0)
 async def site(database_url: str) -> AsyncIterator[tuple[str, Api]]:
     """A server whose leaderboard lists players from their first rated match."""
     settings = settings_for(database_url, leaderboard_min_matches=1)
-    async with live_server(settings) as base, httpx.AsyncClient(base_url=f"http://{base}") as http:
+    async with (
+        live_server(settings) as base,
+        httpx.AsyncClient(base_url=f"http://{base}", verify=False) as http,
+    ):
         yield base, Api(http)
 
 

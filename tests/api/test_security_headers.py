@@ -21,7 +21,7 @@ STATIC = Path(__file__).resolve().parents[2] / "app" / "static"
 async def http(database_url: str) -> AsyncIterator[httpx.AsyncClient]:
     async with (
         live_server(settings_for(database_url)) as base,
-        httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as client,
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as client,
     ):
         yield client
 
@@ -72,7 +72,7 @@ async def test_metrics_and_api_docs_when_turned_on(database_url: str) -> None:
     settings = settings_for(database_url, expose_metrics=True, expose_api_docs=True)
     async with (
         live_server(settings) as base,
-        httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http,
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http,
     ):
         metrics = await http.get("/metrics")
         assert metrics.status_code == 200 and "talon_connections" in metrics.text

@@ -49,7 +49,7 @@ async def table(
 ) -> AsyncIterator[tuple[str, list[dict[str, Any]], list[Client]]]:
     """A live table of fresh guests (every seat taken), each connected; its id, the players
     and their connections."""
-    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http:
         first = await post(http, "/api/players", None, {"name": "Anna"})
         created = {"variant": variant, "clock": "none", **body}
         opened = await post(http, "/api/tables", first["token"], created)
@@ -76,7 +76,7 @@ async def answer(client: Client, message: dict[str, Any] | str) -> dict[str, Any
 
 async def filtered_lines(base: str) -> float:
     """How many chat lines the server has passed through a word filter so far."""
-    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http:
         text = (await http.get("/metrics")).text
     found = re.search(r"^talon_chat_filtered_lines_total (\S+)$", text, re.M)
     return float(found.group(1)) if found else 0.0
@@ -132,7 +132,7 @@ async def test_a_letter_under_a_pile_of_marks_is_refused_in_chat_as_in_a_name(
     server: str,
 ) -> None:
     piled = "a" + "\u0301" * 299
-    async with httpx.AsyncClient(base_url=f"http://{server}", timeout=10) as http:
+    async with httpx.AsyncClient(base_url=f"http://{server}", timeout=10, verify=False) as http:
         refused = await http.post("/api/players", json={"name": piled[:20]})
     assert refused.status_code == 422
     named = refused.json()["error"]
@@ -175,7 +175,7 @@ async def test_a_flood_is_dropped_with_a_notice_a_second_and_the_socket_stays(
 async def test_three_hand_has_no_trump_exchange_to_refuse(server: str) -> None:
     async with (
         table(server, "three-hand") as (table_id, _, clients),
-        httpx.AsyncClient(base_url=f"http://{server}", timeout=10) as http,
+        httpx.AsyncClient(base_url=f"http://{server}", timeout=10, verify=False) as http,
     ):
         seen = await http.get(f"/api/tables/{table_id}")
         version = seen.json()["version"]

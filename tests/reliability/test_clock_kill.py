@@ -20,7 +20,7 @@ MOVE_SECONDS = (2.0, 6.0, 18.0)
 
 
 async def record_once_over(base: str, match_id: int) -> dict:
-    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, verify=False) as http:
         for _ in range(600):
             record = (await http.get(f"/api/matches/{match_id}")).json()
             if record["status"] == "finished":
@@ -50,7 +50,7 @@ async def start_timed_match(database: Path, port: int) -> int | None:
     base = f"127.0.0.1:{port}"
     with server_process(database, port) as process:
         await wait_healthy(base)
-        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, verify=False) as http:
             anna = (await http.post("/api/players", json={"name": "Anna"})).json()
             bela = (await http.post("/api/players", json={"name": "Bela"})).json()
             table = (
@@ -92,7 +92,9 @@ async def test_a_deadline_pending_at_sigkill_is_applied_once_after_the_restart(
         with server_process(database, port) as process:
             await wait_healthy(base)
             record = await record_once_over(base, match_id)
-            async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30) as http:
+            async with httpx.AsyncClient(
+                base_url=f"http://{base}", timeout=30, verify=False
+            ) as http:
                 log = (await http.get(f"/api/matches/{match_id}/log")).json()
             process.kill()
             process.wait(10)

@@ -45,7 +45,7 @@ async def limited(database_url: str) -> AsyncIterator[tuple[str, Api]]:
     )
     async with (
         live_server(settings) as base,
-        httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http,
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http,
     ):
         yield base, Api(http)
 
@@ -83,7 +83,7 @@ async def test_a_token_acts_only_for_its_own_seat_at_its_own_table(
 async def test_tokens_are_stored_only_as_hashes(database_url: str) -> None:
     async with (
         live_server(settings_for(database_url)) as base,
-        httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http,
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http,
     ):
         created = await Api(http).player("Anna")
     token = created["token"]
@@ -189,7 +189,7 @@ async def capped(database_url: str) -> AsyncIterator[tuple[str, Api]]:
     settings = settings_for(database_url, ws_connections_per_address=3, max_body_bytes=4096)
     async with (
         live_server(settings) as base,
-        httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http,
+        httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http,
     ):
         yield base, Api(http)
 
@@ -295,7 +295,7 @@ async def test_a_token_appears_only_in_the_response_that_created_it(tmp_path: Pa
     seen: list[str] = []
     with served(tmp_path / "talon.db", port, log, LOG_LEVEL="debug"):
         await wait_healthy(base)
-        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http:
             api = Api(http)
             table, players = await api.live_table(options={"target": 1})
             tokens = [p["token"] for p in players]

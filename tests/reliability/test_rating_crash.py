@@ -45,7 +45,7 @@ async def test_a_crash_around_the_rating_update_rates_the_match_once(
     base = f"127.0.0.1:{port}"
     with served(database, port, log, TALON_CRASH_AT=point) as first:
         await wait_healthy(base)
-        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http:
             api = Api(http)
             anna, bela = await account(api, "anna"), await account(api, "bela", "Bela")
             table = await api.table(anna["token"], rated=True)
@@ -55,7 +55,7 @@ async def test_a_crash_around_the_rating_update_rates_the_match_once(
 
     with served(database, port, log):
         await wait_healthy(base)
-        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10) as http:
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=10, verify=False) as http:
             api = Api(http)
             match = await api.call("GET", f"/api/matches/{table['match_id']}")
             if point == "after_result_commit":

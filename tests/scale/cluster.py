@@ -136,7 +136,7 @@ class Worker:
         self.process = ServerProcess(["serve", "--port", str(self.port)], env, self.log_path)
 
     async def wait_healthy(self) -> None:
-        async with httpx.AsyncClient(timeout=1) as client:
+        async with httpx.AsyncClient(timeout=1, verify=False) as client:
             for _ in range(400):
                 if self.process.poll() is not None:
                     raise AssertionError(f"worker exited: {self.log_path.read_text()[-2000:]}")
@@ -175,7 +175,7 @@ async def two_workers(
 
 def client(worker: Worker) -> httpx.AsyncClient:
     """An HTTP client for one worker's REST API."""
-    return httpx.AsyncClient(base_url=f"http://{worker.base}", timeout=10)
+    return httpx.AsyncClient(base_url=f"http://{worker.base}", timeout=10, verify=False)
 
 
 class ResumingViewer(FoldingViewer):
@@ -240,7 +240,7 @@ async def two_in_process_workers(
     bases, apis = [], []
     for _ in range(2):
         base = await stack.enter_async_context(live_server(settings))
-        http = httpx.AsyncClient(base_url=f"http://{base}", timeout=30)
+        http = httpx.AsyncClient(base_url=f"http://{base}", timeout=30, verify=False)
         bases.append(base)
         apis.append(Api(await stack.enter_async_context(http)))
     return bases, apis

@@ -33,7 +33,9 @@ async def test_a_bot_turn_is_taken_over_by_the_next_owner(
     try:
         await one.wait_healthy()
         await two.wait_healthy()
-        async with httpx.AsyncClient(base_url=f"http://{one.base}", timeout=10) as http:
+        async with httpx.AsyncClient(
+            base_url=f"http://{one.base}", timeout=10, verify=False
+        ) as http:
             api = Api(http)
             anna = await api.player("Anna")
             table = await api.table(

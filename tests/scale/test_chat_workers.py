@@ -42,7 +42,7 @@ async def test_chat_crosses_workers_by_room_and_counts_lines_once(
         one = await stack.enter_async_context(live_server(settings))
         two = await stack.enter_async_context(live_server(settings))
         http = await stack.enter_async_context(
-            httpx.AsyncClient(base_url=f"http://{one}", timeout=10)
+            httpx.AsyncClient(base_url=f"http://{one}", timeout=10, verify=False)
         )
         api = Api(http)
         table, (anna, bela) = await api.live_table()
