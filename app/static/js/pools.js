@@ -11,6 +11,7 @@ import { h, mount, toast } from "./dom.js";
 import { failure } from "./errors.js";
 import "./i18n-pools.js";
 import { t } from "./i18n.js";
+import { redrawsAfterPresses } from "./presses.js";
 import { sound } from "./sounds.js";
 
 const POLL_MS = 3000;
@@ -24,6 +25,8 @@ let tickTimer = null;
 let poolsTimer = null;
 let busy = false;
 const card = h("section", { class: "panel play-now", "aria-labelledby": "play-now-title", "data-testid": "play-now" });
+// The card redraws every second while its player waits: a press on it holds that.
+const presses = redrawsAfterPresses(card, () => render());
 
 /** Listen for the pools' notices (once a page): `navigate` opens a table in this page. */
 export function startPools(navigate) {
@@ -190,6 +193,7 @@ function waitingPanel() {
 }
 
 function render() {
+  if (presses.held()) return;
   mount(
     card,
     h("h2", { id: "play-now-title" }, t("play_now_title")),

@@ -18,6 +18,7 @@ import { fold } from "./reducer.js";
 import { rematchFrom, rematchParts, secondsLeft } from "./rematch.js";
 import { sound } from "./sounds.js";
 import { dealSummary, endedDealTricks } from "./summary.js";
+import { redrawsAfterPresses } from "./presses.js";
 import { TableSocket } from "./socket.js";
 import { contribute, rememberCommitment } from "./verify.js";
 
@@ -56,6 +57,7 @@ export function tablePage(root, tableId, navigate) {
   let freshTimer = null;
   let peekTimer = null;
   const clockTimer = tick(root, () => state.clock);
+  const presses = redrawsAfterPresses(root, () => render());
   let rematchTimer = null; // counts a standing offer's seconds down
   const challengeBoxes = new Map(); // player id -> its challenge button, at the match's end
   const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
@@ -620,7 +622,7 @@ export function tablePage(root, tableId, navigate) {
   }
 
   function render() {
-    if (!alive) return;
+    if (!alive || presses.held()) return;
     tabTitle();
     const focused = document.activeElement?.closest?.(".hand.mine .card")?.dataset.card;
     if (state.missing) {
@@ -1143,6 +1145,7 @@ export function tablePage(root, tableId, navigate) {
     render,
     leave() {
       alive = false;
+      presses.stop();
       clearTimeout(freshTimer);
       clearInterval(rematchTimer);
       clearTimeout(peekTimer);

@@ -15,6 +15,7 @@ import { failure } from "./errors.js";
 import "./i18n-clocks.js";
 import "./i18n-tournaments.js";
 import { t } from "./i18n.js";
+import { redrawsAfterPresses } from "./presses.js";
 
 const POLL_MS = 2500;
 const LIST_MS = 10000;
@@ -269,6 +270,7 @@ export function tournamentPage(root, id, navigate) {
   let timer = null;
   let ticker = null;
   let busy = false;
+  const presses = redrawsAfterPresses(root, () => render());
   // The table the player was last seen playing at: a new one is a new pairing, and the page
   // goes there. The first reading only remembers it (the player may have come back on purpose).
   let seenTable;
@@ -492,6 +494,7 @@ export function tournamentPage(root, id, navigate) {
   }
 
   function render() {
+    if (presses.held()) return;
     if (missing) {
       mount(root, h("section", { class: "panel" }, h("p", {}, t("err_tournament_not_found")), h("a", { href: "/tournaments", "data-link": true }, t("tournaments_title"))));
       return;
@@ -528,6 +531,7 @@ export function tournamentPage(root, id, navigate) {
       alive = false;
       clearTimeout(timer);
       clearInterval(ticker);
+      presses.stop();
       document.removeEventListener("visibilitychange", visibility);
     },
   };
