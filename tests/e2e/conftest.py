@@ -252,6 +252,24 @@ def new_page(browser: Browser, server: Server, watch: Watch) -> Iterator[Any]:
         context.close()
 
 
+def boxes(page: Page, *selectors: str) -> list[dict[str, float] | None]:
+    """The bounding boxes (in the viewport, as Playwright gives them) of the first element of
+    each selector, all read in one moment of the page (None for a missing one). Read one call
+    at a time, they could meet a redraw in between, which replaces the elements: the box of a
+    replaced element is None."""
+    return list(
+        page.evaluate(
+            """(selectors) => selectors.map((s) => {
+              const e = document.querySelector(s);
+              if (!e) return null;
+              const r = e.getBoundingClientRect();
+              return { x: r.x, y: r.y, width: r.width, height: r.height };
+            })""",
+            list(selectors),
+        )
+    )
+
+
 def shot(page: Page, name: str, full_page: bool = True) -> None:
     """Save a screenshot under test-artifacts/ for people to look at (``full_page=False``: only
     what the window shows, to see what is below the fold)."""

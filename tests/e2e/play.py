@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Error, Locator, Page, expect
 
 
 @dataclass
@@ -151,3 +151,18 @@ def play_by_keyboard(page: Page) -> str:
             return code
         page.keyboard.press("ArrowRight")
     raise AssertionError("no legal card reachable with the arrow keys")
+
+
+def tap_a_disabled(target: Locator, tries: int = 3) -> None:
+    """Tap an element the page marks disabled (``aria-disabled``: Playwright would wait for it
+    to be enabled, so the tap is forced). A forced tap does not wait for the element to stay
+    put: a redraw between finding it and tapping it (a presence frame, say) replaces it, and
+    the tap fails as "not visible". A finger would tap again; so does this, a few times."""
+    for attempt in range(tries):
+        try:
+            target.tap(force=True)
+            return
+        except Error as error:
+            replaced = "not visible" in error.message or "not attached" in error.message
+            if not replaced or attempt == tries - 1:
+                raise

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import STILL, Server, Watch, shot
 from tests.e2e.drive import Seat, live_table, marry, play, sit_as
-from tests.e2e.play import dismiss_summary
+from tests.e2e.play import dismiss_summary, tap_a_disabled
 
 PHONE = {"width": 390, "height": 844}
 
@@ -91,7 +91,7 @@ def test_a_tapped_card_s_reason_does_not_stay_and_bela_s_marriage_shows_on_the_t
     play(server.url, table, players, rng, lambda seats: seats[0].to_move == 1)
     expect(phone.locator(".table-page")).to_have_attribute("data-my-turn", "false")
     waiting = phone.locator(".hand.mine .card[data-legal=false]").first
-    waiting.tap(force=True)  # aria-disabled: Playwright would wait for it to be enabled
+    tap_a_disabled(waiting)
     expect(phone.locator("#toast")).to_contain_text("not your turn")
     after = waiting.evaluate("e => getComputedStyle(e, '::after').content")
     assert after in ("none", "normal"), f"the reason stays on the tapped card: {after}"

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import Server, shot
+from tests.e2e.conftest import Server, boxes, shot
 from tests.e2e.drive import live_table, never, play, take_seat
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -25,10 +25,9 @@ def anna_at_a_live_table(new_page: Any, server: Server, **size: int) -> Page:
 def assert_two_seats_face_each_other(page: Page) -> None:
     """The other seat is drawn at the top of the felt, the stock and trick in the middle and
     the bottom seat below them, each within the felt's width (not piled up at its foot)."""
-    felt = page.locator(".felt").bounding_box()
-    top = page.locator(".felt .seat-top").bounding_box()
-    middle = page.locator(".felt .middle").bounding_box()
-    bottom = page.locator(".felt .seat-bottom").bounding_box()
+    felt, top, middle, bottom = boxes(
+        page, ".felt", ".felt .seat-top", ".felt .middle", ".felt .seat-bottom"
+    )
     assert felt and top and middle and bottom
     assert top["y"] + top["height"] <= middle["y"] + 1, (top, middle)
     assert middle["y"] + middle["height"] <= bottom["y"] + 1, (middle, bottom)

@@ -58,6 +58,16 @@ export function tablePage(root, tableId, navigate) {
   let peekTimer = null;
   const clockTimer = tick(root, () => state.clock);
   const presses = redrawsAfterPresses(root, () => render());
+  // Socket frames redraw the page once per animation frame: a burst of updates (a page that
+  // fell behind, computers moving one after another) is folded in whole and drawn once. Each
+  // draw replaces the page and lays it out again (tens of ms on a phone), so drawing every
+  // frame of a burst left a busy page further behind with each. A hidden page has no animation
+  // frames: it updates its tab's title ("Your move") now and draws when shown again.
+  let frameAsked = 0;
+  function redrawSoon() {
+    if (document.hidden) tabTitle();
+    if (!frameAsked) frameAsked = requestAnimationFrame(render);
+  }
   let rematchTimer = null; // counts a standing offer's seconds down
   const challengeBoxes = new Map(); // player id -> its challenge button, at the match's end
   const PEEK_MS = 2500; // long enough to read a trick the computer ended by leading at once
@@ -114,7 +124,7 @@ export function tablePage(root, tableId, navigate) {
         motion(frame.events, before);
         if (state.confirm && !frame.legal.some((a) => a.type === state.confirm)) state.confirm = null;
         announce(frame.events, before);
-        render();
+        redrawSoon();
       },
       table(info) {
         const wasSeated = seated();
@@ -128,7 +138,7 @@ export function tablePage(root, tableId, navigate) {
       ack() {},
       clock(frame) {
         state.clock = received(frame);
-        render();
+        redrawSoon();
       },
       rematch(frame) {
         showRematch(frame);
@@ -150,7 +160,7 @@ export function tablePage(root, tableId, navigate) {
         const before = { ...presence.seats };
         presence.take(frame);
         sayPresence(before);
-        render();
+        redrawSoon();
       },
       greeted: () => chat.joined(),
       chat: (frame) => chat.receive(frame),
@@ -622,6 +632,8 @@ export function tablePage(root, tableId, navigate) {
   }
 
   function render() {
+    cancelAnimationFrame(frameAsked);
+    frameAsked = 0;
     if (!alive || presses.held()) return;
     tabTitle();
     const focused = document.activeElement?.closest?.(".hand.mine .card")?.dataset.card;
@@ -1146,6 +1158,7 @@ export function tablePage(root, tableId, navigate) {
     leave() {
       alive = false;
       presses.stop();
+      cancelAnimationFrame(frameAsked);
       clearTimeout(freshTimer);
       clearInterval(rematchTimer);
       clearTimeout(peekTimer);

@@ -1,0 +1,74 @@
+"""How the table page draws itself again from socket frames: a press is not lost to a frame that
+arrives while the button is held (a button replaced between press and release gets no click),
+and a burst of frames is drawn once, not once each."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import Server
+from tests.e2e.drive import live_table, play, take_seat
+
+
+def press(page: Page, selector: str) -> None:
+    """Hold the mouse down on the element (without releasing it). A frame drawn between
+    measuring the element and pressing (a seat's presence, say) may have moved it; then
+    the press missed, and it is made again where the element is now."""
+    for _ in range(5):
+        box = page.locator(selector).bounding_box()
+        assert box, f"nothing to press at {selector}"
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        if page.locator(f"{selector}:active").count() == 1:
+            return
+        page.mouse.up()
+    raise AssertionError(f"every press missed {selector}")
+
+
+def test_a_button_held_while_the_opponent_moves_still_clicks(new_page: Any, server: Server) -> None:
+    table, players = live_table(server.url)
+    rng = random.Random(3)
+    seats = play(server.url, table, players, rng, lambda seats: seats[0].to_move == 1)
+    anna = take_seat(new_page("anna"), table, players[0])
+    expect(anna.locator(".table-page")).to_have_attribute("data-version", str(seats[0].version))
+    hints = anna.get_by_test_id("hints")
+    press(anna, "[data-action=hints-done]")
+    version = seats[0].version
+    play(server.url, table, players, rng, lambda seats: seats[0].version > version)
+    # The page has taken Bela's move in (it tells screen readers at once) before the release.
+    expect(anna.locator("#sr-live")).to_contain_text("Bela plays")
+    anna.mouse.up()
+    expect(hints).to_have_count(0)
+    # And the held redraw comes once the press is over.
+    expect(anna.locator(".table-page")).to_have_attribute("data-version", str(version + 1))
+
+
+COUNT_DRAWS = """() => {
+  const root = document.querySelector('.table-page').parentElement;
+  window.draws = 0;
+  new MutationObserver((records) => {
+    window.draws += records.filter((r) => r.target === root && r.removedNodes.length).length;
+  }).observe(root, { childList: true });
+}"""
+
+BUSY_FOR_EIGHT_SECONDS = """() => setTimeout(() => {
+  const end = Date.now() + 8000;
+  while (Date.now() < end);
+})"""
+
+
+def test_a_burst_of_updates_is_drawn_once_not_once_each(new_page: Any, server: Server) -> None:
+    table, players = live_table(server.url)
+    anna = take_seat(new_page("anna"), table, players[0])
+    rng = random.Random(4)
+    anna.evaluate(COUNT_DRAWS)
+    # The page's thread is busy for a while (as a slow phone's is), and ten moves arrive
+    # meanwhile: once free, it must catch up with a draw or two, not ten.
+    anna.evaluate(BUSY_FOR_EIGHT_SECONDS)
+    seats = play(server.url, table, players, rng, lambda seats: seats[0].version >= 10)
+    expect(anna.locator(".table-page")).to_have_attribute("data-version", str(seats[0].version))
+    draws = anna.evaluate("() => window.draws")
+    assert 1 <= draws <= 3, f"ten updates drawn {draws} times"
