@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,13 +73,18 @@ def dismiss_summary(page: Page) -> None:
         page.click("[data-action=continue]")
 
 
-def close_summaries_in_the_way(page: Page) -> None:
-    """From now on, a deal summary that covers what the test clicks is closed first, as a
+@contextlib.contextmanager
+def summaries_closed(page: Page) -> Iterator[None]:
+    """While inside, a deal summary that covers what the test clicks is closed first, as a
     player would close it. At three and four seats the computers may end a deal by their own
-    moves (a Luna lost while the page's player, the bidder's partner, sits out)."""
-    page.add_locator_handler(
-        page.locator(".overlay [data-action=continue]"), lambda button: button.click()
-    )
+    moves (a Luna lost while the page's player, the bidder's partner, sits out). Outside, a
+    summary stays for the test to read (a match's end is one)."""
+    button = page.locator(".overlay [data-action=continue]")
+    page.add_locator_handler(button, lambda found: found.click())
+    try:
+        yield
+    finally:
+        page.remove_locator_handler(button)
 
 
 def play_one(page: Page, rng: random.Random) -> None:

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, shot
 from tests.e2e.drive import resign, rest_get
-from tests.e2e.play import close_summaries_in_the_way
+from tests.e2e.play import summaries_closed
 
 COMPUTERS = ["Computer 1 (Easy)", "Computer 2 (Easy)", "Computer 3 (Easy)"]
 SAME = re.compile(r"Computer \(Easy\)")  # the one name every computer had
@@ -42,20 +42,20 @@ def test_four_computers_and_a_partner_are_told_apart(new_page: Any, server: Serv
     expect(page.locator(".scoreboard")).to_contain_text("you & Computer 2 (Easy)")
     expect(page.locator(".scoreboard")).to_contain_text("Computer 1 (Easy) & Computer 3 (Easy)")
 
-    close_summaries_in_the_way(page)
     # The bidding, then the first lead: Anna bids the lowest level when asked (so the deal is
     # never passed out and dealt again) and plays a legal card on her turn.
     log = page.locator(".deal-log .announcements li")
     played = log.filter(has_text=re.compile(r"leads: "))  # the first lead names the trump
-    for _ in range(300):
-        if played.count():
-            break
-        if page.locator("[data-testid=bidding] button").count():
-            page.locator("[data-testid=bidding] button").first.click()
-        elif page.locator(".hand.mine .card[data-legal=true]").count():
-            page.locator(".hand.mine .card[data-legal=true]").first.click()
-        page.wait_for_timeout(200)
-    expect(played.first).to_be_visible()
+    with summaries_closed(page):
+        for _ in range(300):
+            if played.count():
+                break
+            if page.locator("[data-testid=bidding] button").count():
+                page.locator("[data-testid=bidding] button").first.click()
+            elif page.locator(".hand.mine .card[data-legal=true]").count():
+                page.locator(".hand.mine .card[data-legal=true]").first.click()
+            page.wait_for_timeout(200)
+        expect(played.first).to_be_visible()
     listed = page.locator("[data-testid=bids] .bid-list li").all_inner_texts()
     assert listed and not any(SAME.search(line) for line in listed), listed
     assert all(line.startswith("Anna (you): ") for line in listed if "Anna" in line), listed

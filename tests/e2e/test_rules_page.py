@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from app.engine.catalog import catalog
 from tests.e2e.conftest import Server, shot
 from tests.e2e.drive import live_table, take_seat
-from tests.e2e.play import close_summaries_in_the_way
+from tests.e2e.play import summaries_closed
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 LANGUAGES = ["en", "de", "pl", "it", "es"]
@@ -114,27 +114,27 @@ def test_the_hints_fit_the_game_at_the_table(new_page: Any) -> None:
     page.goto("/")
     page.fill("#name", "Anna")
     page.click("form button[type=submit]:has-text('Save')")
-    close_summaries_in_the_way(page)  # the computers may end a deal while hints are read
-    expect(page.locator("#name")).to_have_count(0)
-    for game, players, says, never in GAMES:
+    with summaries_closed(page):  # the computers may end a deal while hints are read
+        expect(page.locator("#name")).to_have_count(0)
+        for game, players, says, never in GAMES:
+            page.goto("/")
+            page.select_option("select[name=variant]", game)
+            if players:
+                page.select_option("select[name=players]", players)
+            page.click("[data-action=play-computer][data-level=easy]")
+            hints = page.get_by_test_id("hints")
+            expect(hints).to_contain_text(says)
+            expect(hints).not_to_contain_text(never)
+            expect(hints.locator(f"a[href='/rules#{game}']")).to_be_visible()
+            if game == "four-hand":
+                page.set_viewport_size({"width": 1280, "height": 800})
+                shot(page, "four-hand-hints", full_page=False)
+            page.click("[data-action=hints-done]")
+            expect(hints).to_have_count(0)
         page.goto("/")
-        page.select_option("select[name=variant]", game)
-        if players:
-            page.select_option("select[name=players]", players)
+        page.select_option("select[name=variant]", "three-hand")
         page.click("[data-action=play-computer][data-level=easy]")
-        hints = page.get_by_test_id("hints")
-        expect(hints).to_contain_text(says)
-        expect(hints).not_to_contain_text(never)
-        expect(hints.locator(f"a[href='/rules#{game}']")).to_be_visible()
-        if game == "four-hand":
-            page.set_viewport_size({"width": 1280, "height": 800})
-            shot(page, "four-hand-hints", full_page=False)
-        page.click("[data-action=hints-done]")
-        expect(hints).to_have_count(0)
-    page.goto("/")
-    page.select_option("select[name=variant]", "three-hand")
-    page.click("[data-action=play-computer][data-level=easy]")
-    expect(page.locator(".hand.mine .card")).to_have_count(8, timeout=15_000)
-    expect(page.get_by_test_id("hints")).to_have_count(0)  # read once, for this game
-    page.goto("/rules#three-hand")
-    expect(page.locator("section#three-hand")).to_be_in_viewport()
+        expect(page.locator(".hand.mine .card")).to_have_count(8, timeout=15_000)
+        expect(page.get_by_test_id("hints")).to_have_count(0)  # read once, for this game
+        page.goto("/rules#three-hand")
+        expect(page.locator("section#three-hand")).to_be_in_viewport()
