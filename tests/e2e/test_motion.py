@@ -42,7 +42,13 @@ def bela_played(seats: list[Seat]) -> bool:
     return any(e["type"] == "card_played" and e["seat"] == 1 for e in seats[0].events)
 
 
-ANIMATION = "e => getComputedStyle(e).animationName"
+# The animation of the card that just arrived on the trick, read in one step: a locator's
+# evaluate finds the element first and reads it after, and a redraw in between (a presence
+# frame) leaves it a detached element, whose computed style is empty.
+ARRIVED_ANIMATION = """() => {
+  const card = document.querySelector('.trick .card.arrive');
+  return card && getComputedStyle(card).animationName;
+}"""
 
 
 @pytest.mark.parametrize(("preference", "moves"), [("no-preference", True), ("reduce", False)])
@@ -53,9 +59,8 @@ def test_a_card_played_moves_in_unless_motion_is_reduced(
     anna = take_seat(anna_page(preference), table, players[0])
     anna.evaluate("localStorage.setItem('talon.sound', '1')")
     play(server.url, table, players, random.Random(1), bela_played)
-    arrived = anna.locator(".trick .card.arrive")
-    expect(arrived).to_have_count(1)
-    name = arrived.evaluate(ANIMATION)
+    expect(anna.locator(".trick .card.arrive")).to_have_count(1)
+    name = anna.wait_for_function(ARRIVED_ANIMATION).json_value()
     assert (name == "arrive-top") if moves else (name == "none"), name
     made = anna.evaluate("import('/js/sounds.js').then(m => m.soundsMade())")
     assert made >= 1, "sound is on, yet Bela's card made no sound"

@@ -79,6 +79,12 @@ def bela_declared(seats: list[Seat]) -> bool:
     return declared and not any(e["type"] == "deal_over" for e in events)
 
 
+TAPPED_CARD_S_REASON = """() => {
+  const card = document.querySelector('.hand.mine .card[data-legal=false]');
+  return getComputedStyle(card, '::after').content;
+}"""
+
+
 def test_a_tapped_card_s_reason_does_not_stay_and_bela_s_marriage_shows_on_the_table(
     phone: Page, server: Server
 ) -> None:
@@ -93,7 +99,9 @@ def test_a_tapped_card_s_reason_does_not_stay_and_bela_s_marriage_shows_on_the_t
     waiting = phone.locator(".hand.mine .card[data-legal=false]").first
     tap_a_disabled(waiting)
     expect(phone.locator("#toast")).to_contain_text("not your turn")
-    after = waiting.evaluate("e => getComputedStyle(e, '::after').content")
+    # Read in one step (a redraw between finding the card and reading it would leave a
+    # detached card, whose computed style is empty).
+    after = phone.evaluate(TAPPED_CARD_S_REASON)
     assert after in ("none", "normal"), f"the reason stays on the tapped card: {after}"
 
     seats = play(server.url, table, players, rng, bela_declared, marry)
