@@ -71,3 +71,32 @@ def test_a_rematch_is_offered_declined_offered_again_and_accepted(
         expect(page.locator(".hand.mine .card")).to_have_count(6)
     again = httpx.get(f"{server.url}/api/tables/{table['id']}").json()
     assert again["status"] == "live" and again["match_id"] != table["match_id"]
+
+
+def test_a_decline_that_overtakes_the_offer_s_own_answer_stands(
+    new_page: Any, server: Server
+) -> None:
+    """Anna's page hears Bela decline before the answer to its own offer comes back (a busy
+    network): the decline stands, the older answer does not show the offer again."""
+    table, players = live_table(server.url)
+    anna = take_seat(new_page("anna"), table, players[0])
+    bela = take_seat(new_page("bela"), table, players[1])
+    bela.click("[data-action=resign]")
+    bela.click("[data-action=resign-yes]")
+    expect(anna.get_by_test_id("match-winner")).to_be_visible()
+    held: list[Any] = []  # Anna's offer, sent to the server, its answer kept back
+
+    def hold(route: Any) -> None:
+        held.append((route, route.fetch()))
+
+    anna.route("**/api/tables/*/rematch", hold)
+    anna.click("[data-action=rematch]")
+    bela.click("[data-action=rematch-decline]")
+    ended = anna.get_by_test_id("rematch-ended")
+    expect(ended).to_have_text("Bela declined the rematch.")
+    route, answer = held[0]
+    with anna.expect_request_finished():
+        route.fulfill(response=answer)
+    anna.evaluate("() => new Promise((done) => setTimeout(done, 50))")  # the page reads it
+    expect(ended).to_have_text("Bela declined the rematch.")
+    expect(anna.get_by_test_id("rematch-offer")).to_have_count(0)

@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, boxes
 from tests.e2e.drive import live_table, play, take_seat
 
 
@@ -18,8 +18,10 @@ def press(page: Page, selector: str) -> None:
     measuring the element and pressing (a seat's presence, say) may have moved it; then
     the press missed, and it is made again where the element is now."""
     for _ in range(5):
-        box = page.locator(selector).bounding_box()
-        assert box, f"nothing to press at {selector}"
+        expect(page.locator(selector)).to_be_visible()
+        [box] = boxes(page, selector)  # in one step: a redraw cannot come between
+        if box is None:
+            continue
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
         if page.locator(f"{selector}:active").count() == 1:

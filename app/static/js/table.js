@@ -141,6 +141,7 @@ export function tablePage(root, tableId, navigate) {
         redrawSoon();
       },
       rematch(frame) {
+        rematchFrames += 1;
         showRematch(frame);
         render();
       },
@@ -590,10 +591,20 @@ export function tablePage(root, tableId, navigate) {
     }
   }
 
+  // The socket's rematch frames come in order and are the latest word; the answer to this
+  // page's own request may come after a frame that followed it (the other player declined at
+  // once), so it is shown only when no frame came meanwhile.
+  let rematchFrames = 0;
+  async function askRematch(path, body) {
+    const seen = rematchFrames;
+    const answer = await call("POST", `/api/tables/${tableId}/${path}`, body);
+    return rematchFrames === seen ? answer.rematch : null;
+  }
+
   async function rematch() {
     try {
-      const answer = await call("POST", `/api/tables/${tableId}/rematch`, { contribution: contribute(tableId, state.table?.next_commitment) });
-      if (answer.rematch.outcome === "pending") showRematch(answer.rematch);
+      const answer = await askRematch("rematch", { contribution: contribute(tableId, state.table?.next_commitment) });
+      if (answer?.outcome === "pending") showRematch(answer);
       render();
     } catch (error) {
       if (error.code !== "match_live") toast(failure(error));
@@ -602,7 +613,8 @@ export function tablePage(root, tableId, navigate) {
 
   async function declineRematch() {
     try {
-      showRematch((await call("POST", `/api/tables/${tableId}/rematch/decline`)).rematch);
+      const answer = await askRematch("rematch/decline");
+      if (answer) showRematch(answer);
       render();
     } catch (error) {
       toast(failure(error));
