@@ -18,17 +18,23 @@ from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from app.api import api_router, docs, limits, metrics, player_socket
+from app.api import api_router, docs, limits, metrics, player_socket, ws
 from app.api import chat as chat_api
 from app.api import errors as api_errors
 from app.api.body_limit import BodyLimit
 from app.api.headers import SecurityHeaders
 from app.api.slow_requests import SlowRequests
+from app.api.socket_routes import Endpoint, SocketRoutes
 from app.services import Services
 from app.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).parent / "static"
+# The WebSocket routes (app/api/socket_routes.py).
+SOCKETS: dict[str, Endpoint] = {
+    "/ws/tables/{table_id}": ws.table_socket,
+    "/ws/players": player_socket.player_socket,
+}
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -69,10 +75,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SlowRequests, threshold=settings.slow_request_seconds)
+    # Added last, so outermost: a socket skips the HTTP middleware and the router.
+    app.add_middleware(SocketRoutes, routes=SOCKETS)
     api_errors.install(app)
     limits.install(app, settings)
     app.include_router(api_router)
-    app.include_router(player_socket.router)
     if settings.expose_metrics:
         app.include_router(metrics.router)
     if settings.expose_api_docs:

@@ -1,5 +1,6 @@
-"""HTTP and WebSocket routes: one router per resource, gathered in ``api_router``
-(``/metrics`` is added by the application only when ``EXPOSE_METRICS`` is on)."""
+"""HTTP routes: one router per resource, gathered in ``api_router`` (``/metrics`` is added
+by the application only when ``EXPOSE_METRICS`` is on). The WebSocket routes are answered
+ahead of the router (``socket_routes.py``)."""
 
 from fastapi import APIRouter
 
@@ -14,7 +15,6 @@ from app.api import (
     tables,
     tournaments,
     variants,
-    ws,
 )
 
 api_router = APIRouter()
@@ -29,7 +29,6 @@ for module in (
     tournaments,
     matches,
     leaderboard,
-    ws,
 ):
     api_router.include_router(module.router)
 

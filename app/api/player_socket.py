@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from app.api.limits import Limits, client_address
@@ -36,7 +36,6 @@ from app.settings import Settings
 from app.store import Player
 
 log = logging.getLogger(__name__)
-router = APIRouter()
 
 
 async def greet_player(
@@ -64,9 +63,9 @@ async def greet_player(
     return player, token
 
 
-@router.websocket("/ws/players")
 async def player_socket(websocket: WebSocket) -> None:
-    """Greet, welcome, then send the player's notices until either side closes."""
+    """``/ws/players`` (app/api/socket_routes.py): greet, welcome, then send the player's
+    notices until either side closes."""
     settings: Settings = websocket.app.state.settings
     limits: Limits = websocket.app.state.limits
     await websocket.accept()

@@ -16,7 +16,7 @@ from collections import deque
 from typing import Any
 
 import orjson
-from fastapi import APIRouter, WebSocket
+from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.api import chat as chat_api
@@ -42,7 +42,6 @@ from app.tables.hub import Frame, encode
 from app.tables.relay import RemoteTable
 
 log = logging.getLogger(__name__)
-router = APIRouter()
 
 # Close codes (docs/protocol.md).
 CLOSE_TOO_BIG = 1009
@@ -381,9 +380,9 @@ async def refuse(websocket: WebSocket, code: int, frame: dict[str, Any], reason:
     await close(websocket, code, reason)
 
 
-@router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
-    """Greet, then alternate: client messages in, redacted frames out (see the module doc)."""
+    """``/ws/tables/{table_id}`` (app/api/socket_routes.py): greet, then alternate: client
+    messages in, redacted frames out (see the module doc)."""
     settings: Settings = websocket.app.state.settings
     limits: Limits = websocket.app.state.limits
     await websocket.accept()
