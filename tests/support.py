@@ -21,6 +21,7 @@ from fastapi import FastAPI
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from app.api.socket_protocol import SocketProtocol
 from app.main import create_app
 from app.settings import Settings
 from app.store.migrate import upgrade
@@ -105,6 +106,7 @@ async def live_server(settings: Settings, app: FastAPI | None = None) -> AsyncIt
         port=port,
         log_level="warning",
         ws_max_size=settings.ws_max_frame_bytes,
+        ws=SocketProtocol,  # as talon serve runs it (app.cli.uvicorn_options)
         lifespan="on",
     )
     server = uvicorn.Server(config)

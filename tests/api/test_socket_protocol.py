@@ -1,0 +1,92 @@
+"""The WebSocket protocol talon serve gives uvicorn (app/api/socket_protocol.py): its queue
+and flag keep asyncio's promises, and an open connection lets go of its handshake."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+import pytest
+import websockets
+
+from app.api.socket_protocol import Flag, Inbox, SocketProtocol
+from app.cli import uvicorn_options
+from app.settings import Settings
+from tests.support import live_server, settings_for
+
+
+async def test_the_inbox_hands_items_out_in_order() -> None:
+    inbox = Inbox()
+    assert inbox.empty() and inbox.qsize() == 0
+    inbox.put_nowait(1)
+    inbox.put_nowait(2)
+    assert inbox.qsize() == 2
+    reader = asyncio.create_task(inbox.get())
+    assert await reader == 1
+    assert await inbox.get() == 2
+    assert inbox.empty()
+
+
+async def test_a_waiting_reader_is_woken_by_the_next_item() -> None:
+    inbox = Inbox()
+    first, second = asyncio.create_task(inbox.get()), asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    inbox.put_nowait("a")
+    inbox.put_nowait("b")
+    assert await asyncio.wait_for(asyncio.gather(first, second), 1) == ["a", "b"]
+
+
+async def test_a_reader_cancelled_after_its_wake_up_leaves_the_item_to_the_next() -> None:
+    inbox = Inbox()
+    first, second = asyncio.create_task(inbox.get()), asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    inbox.put_nowait("only")  # wakes the first reader ...
+    first.cancel()  # ... which is cancelled before it runs
+    assert await asyncio.wait_for(second, 1) == "only"
+    assert first.cancelled()
+    assert inbox.empty()
+
+
+async def test_a_reader_that_times_out_takes_nothing() -> None:
+    inbox = Inbox()
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(inbox.get(), 0.01)
+    inbox.put_nowait("late")
+    assert await inbox.get() == "late"
+
+
+async def test_the_flag_wakes_every_waiter_and_passes_while_set() -> None:
+    flag = Flag()
+    assert not flag.is_set()
+    waiters = [asyncio.create_task(flag.wait()) for _ in range(3)]
+    await asyncio.sleep(0)
+    assert not any(waiter.done() for waiter in waiters)
+    flag.set()
+    await asyncio.wait_for(asyncio.gather(*waiters), 1)
+    await asyncio.wait_for(flag.wait(), 1)  # set: at once
+    flag.clear()
+    late = asyncio.create_task(flag.wait())
+    await asyncio.sleep(0.01)
+    assert not late.done()
+    flag.set()
+    await asyncio.wait_for(late, 1)
+
+
+def test_talon_serve_runs_uvicorn_with_this_protocol() -> None:
+    assert uvicorn_options(Settings())["ws"] is SocketProtocol
+
+
+async def test_an_open_connection_holds_no_handshake_and_its_messages_still_flow(
+    database_url: str,
+) -> None:
+    async with (
+        live_server(settings_for(database_url)) as base,
+        websockets.connect(f"ws://{base}/ws/tables/nope") as socket,
+    ):
+        gc.collect()
+        protocols = [o for o in gc.get_objects() if isinstance(o, SocketProtocol)]
+        assert len(protocols) == 1, "the connection did not go through SocketProtocol"
+        assert protocols[0].request is None and protocols[0].response is None
+        await socket.send('{"type": "ping"}')  # not a hello: refused, then closed
+        refusal = await asyncio.wait_for(socket.recv(), 5)
+        assert "hello_expected" in refusal
