@@ -24,7 +24,7 @@ from app.api import errors as api_errors
 from app.api.body_limit import BodyLimit
 from app.api.headers import SecurityHeaders
 from app.api.slow_requests import SlowRequests
-from app.api.socket_routes import Endpoint, SocketRoutes
+from app.api.socket_routes import Endpoint, SocketFirstApp
 from app.services import Services
 from app.settings import Settings, get_settings
 
@@ -56,7 +56,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await services.close()
             await app.state.limits.close()
 
-    app = FastAPI(
+    app = SocketFirstApp(
+        sockets=SOCKETS,
         title="Talon",
         summary="Authoritative server for Sixty-Six and Schnapsen",
         version="0.1.0",
@@ -75,8 +76,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SlowRequests, threshold=settings.slow_request_seconds)
-    # Added last, so outermost: a socket skips the HTTP middleware and the router.
-    app.add_middleware(SocketRoutes, routes=SOCKETS)
     api_errors.install(app)
     limits.install(app, settings)
     app.include_router(api_router)

@@ -1,13 +1,13 @@
 """The WebSocket routes (``/ws/tables/{id}``, ``/ws/players``), answered ahead of FastAPI's
-router.
+middleware and router.
 
 A socket stays open for as long as its page: everything its route left on the call stack
-stays alive with it. Through the router a socket kept about 11 KiB of server memory for its
-whole life (the route's scope copies, an exit stack, the exception wrappers and a dozen
-coroutines between uvicorn and the endpoint); answered here, before the router, it keeps
-none of that (docs/architecture.md, "Performance": the idle connection's memory). The
+stays alive with it. Through the middleware and the router a socket kept about 13 KiB of
+server memory for its whole life (the route's scope copies, an exit stack, the exception
+wrappers and a dozen coroutines between uvicorn and the endpoint); answered first, it keeps
+none of that (docs/architecture.md, "Performance": an idle connection's memory). The
 endpoints are the same functions with the same ``WebSocket``; HTTP requests and any other
-socket path go on to the application unchanged.
+socket path go through the application as before.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from fastapi import FastAPI
 from starlette.convertors import Convertor
 from starlette.routing import compile_path
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 Endpoint = Callable[..., Awaitable[None]]
@@ -44,24 +45,25 @@ class SocketRoute:
         return {name: self.convertors[name].convert(value) for name, value in values}
 
 
-class SocketRoutes:
-    """ASGI middleware: a WebSocket whose path is one of ``routes`` (template to endpoint)
-    goes straight to its endpoint; everything else to ``app``."""
+class SocketFirstApp(FastAPI):
+    """FastAPI, but a WebSocket whose path is one of ``sockets`` (template to endpoint) goes
+    straight to its endpoint, past the middleware (HTTP only here) and the router."""
 
-    def __init__(self, app: ASGIApp, routes: Mapping[str, Endpoint]) -> None:
-        self.app = app
-        self.routes = [SocketRoute(path, endpoint) for path, endpoint in routes.items()]
+    def __init__(self, *, sockets: Mapping[str, Endpoint], **options: Any) -> None:
+        super().__init__(**options)
+        self.sockets = [SocketRoute(path, endpoint) for path, endpoint in sockets.items()]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
             path = route_path(scope)
-            for route in self.routes:
+            for route in self.sockets:
                 params = route.match(path)
                 if params is not None:
+                    scope["app"] = self  # as Starlette sets it: websocket.app
                     scope["path_params"] = params
                     await route.endpoint(WebSocket(scope, receive, send), **params)
                     return
-        await self.app(scope, receive, send)
+        await super().__call__(scope, receive, send)
 
 
 def route_path(scope: Scope) -> str:

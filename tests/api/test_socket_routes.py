@@ -1,4 +1,5 @@
-"""The WebSocket routes answered ahead of FastAPI's router (app/api/socket_routes.py)."""
+"""The WebSocket routes answered ahead of FastAPI's middleware and router
+(app/api/socket_routes.py)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,17 @@ from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from app.api.socket_routes import SocketRoute, SocketRoutes, route_path
+from app.api.socket_routes import SocketFirstApp, SocketRoute, route_path
 from app.main import SOCKETS, create_app
 from tests.support import settings_for
+
+
+async def echo(websocket: WebSocket, **params: Any) -> None:
+    await websocket.accept()
+    await websocket.send_json({"params": params, "path_params": websocket.path_params})
+    await websocket.close()
 
 
 def test_a_route_matches_its_own_paths_and_gives_their_parameters() -> None:
@@ -27,42 +34,55 @@ def test_the_path_is_matched_below_the_root_path() -> None:
     assert route_path({"path": "/ws/players", "root_path": ""}) == "/ws/players"
 
 
-async def echo(websocket: WebSocket, **params: Any) -> None:
-    await websocket.accept()
-    await websocket.send_json({"params": params, "path_params": websocket.path_params})
-    await websocket.close()
+class Unreachable:
+    """An ASGI middleware that fails whatever reaches it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan":
+            raise AssertionError(f"the middleware saw {scope['type']} {scope['path']}")
+        await self.app(scope, receive, send)
 
 
-async def unreachable(scope: Any, receive: Any, send: Any) -> None:
-    raise AssertionError(f"the application was called for {scope['type']} {scope['path']}")
+def an_app() -> SocketFirstApp:
+    app = SocketFirstApp(sockets={"/ws/tables/{table_id}": echo})
+    app.add_middleware(Unreachable)
+
+    @app.websocket("/ws/other")
+    async def other(websocket: WebSocket) -> None:  # pragma: no cover - behind the middleware
+        await websocket.close()
+
+    return app
 
 
-def test_a_socket_on_a_route_goes_to_its_endpoint_and_never_to_the_application() -> None:
-    app = SocketRoutes(unreachable, {"/ws/tables/{table_id}": echo})
-    client = TestClient(app)  # no lifespan: the application is never called
-    with client.websocket_connect("/ws/tables/t1") as socket:
+def test_a_socket_on_a_route_goes_to_its_endpoint_past_the_middleware() -> None:
+    app = an_app()
+    with TestClient(app) as client, client.websocket_connect("/ws/tables/t1") as socket:
         assert socket.receive_json() == {
             "params": {"table_id": "t1"},
             "path_params": {"table_id": "t1"},
         }
+        with pytest.raises(WebSocketDisconnect):
+            socket.receive_json()
 
 
-def test_any_other_path_goes_on_to_the_application() -> None:
-    app = SocketRoutes(unreachable, {"/ws/tables/{table_id}": echo})
-    client = TestClient(app)
-    with (
-        pytest.raises(AssertionError, match="websocket /ws/other"),
-        client.websocket_connect("/ws/other"),
-    ):
-        pass
-    with pytest.raises(AssertionError, match="http /ws/tables/t1"):
-        client.get("/ws/tables/t1")
+def test_any_other_request_goes_through_the_application() -> None:
+    app = an_app()
+    with TestClient(app) as client:
+        with (
+            pytest.raises(AssertionError, match="websocket /ws/other"),
+            client.websocket_connect("/ws/other"),
+        ):
+            pass
+        with pytest.raises(AssertionError, match="http /ws/tables/t1"):
+            client.get("/ws/tables/t1")
 
 
-def test_the_application_answers_its_sockets_ahead_of_every_other_layer() -> None:
+def test_the_application_answers_its_sockets_first() -> None:
     app = create_app(settings_for("sqlite+aiosqlite:///unused.db"))
-    outermost = app.user_middleware[0]  # the last added: the first to see a request
-    assert outermost.cls is SocketRoutes
-    assert outermost.kwargs["routes"] is SOCKETS
+    assert isinstance(app, SocketFirstApp)
+    assert [route.path for route in app.sockets] == list(SOCKETS)
     assert set(SOCKETS) == {"/ws/tables/{table_id}", "/ws/players"}
     assert not [route for route in app.routes if getattr(route, "path", "").startswith("/ws/")]
