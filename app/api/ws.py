@@ -12,7 +12,6 @@ import contextlib
 import logging
 import math
 import re
-from collections import deque
 from typing import Any
 
 import orjson
@@ -77,6 +76,20 @@ class Connection:
     4008 and recovers by reconnecting with ``since``; the others never wait for it.
     """
 
+    # Slots and a plain list: a connection is held for as long as its page, mostly idle, and
+    # an empty deque alone takes about 760 bytes (docs/architecture.md, "Performance").
+    __slots__ = (
+        "_pump",
+        "_wakeup",
+        "closing",
+        "limit",
+        "player_id",
+        "queue",
+        "revoked",
+        "seat",
+        "websocket",
+    )
+
     def __init__(self, websocket: WebSocket, limit: int, player_id: str | None) -> None:
         self.websocket = websocket
         self.player_id = player_id
@@ -84,9 +97,9 @@ class Connection:
         # change (a spectator who takes a seat). Never read back from outgoing frames.
         self.seat: int | None = None
         self.limit = limit
-        # A plain deque and one wake-up future: an asyncio.Queue costs more per frame, and
-        # every move sends several.
-        self.queue: deque[Frame] = deque()
+        # Frames waiting to be sent, and one wake-up future: an asyncio.Queue costs more per
+        # frame, and every move sends several. A list, as it holds a frame or three.
+        self.queue: list[Frame] = []
         self.closing = False
         self.revoked = False  # its token was revoked: nothing more is answered
         self._pump: asyncio.Task[None] | None = None
@@ -124,7 +137,7 @@ class Connection:
         queue, send = self.queue, self.websocket.send_text
         while True:
             while queue:
-                frame = queue.popleft()
+                frame = queue.pop(0)
                 await send(frame if isinstance(frame, str) else encode(frame))
             self._wakeup = asyncio.get_running_loop().create_future()
             await self._wakeup
