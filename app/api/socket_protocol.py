@@ -2,11 +2,11 @@
 
 A table socket is held for as long as its page is open, mostly idle, so what uvicorn keeps
 per connection decides how many sockets a worker can hold. Its protocol keeps two things a
-connection no longer needs once open, about 8 KiB of the 20 KiB it holds per connection
+connection no longer needs once open, about 10 KiB of the 20 KiB it holds per connection
 (docs/architecture.md, "Performance"):
 
 - the opening handshake (the request with its headers, and the response), read only until
-  the response is sent;
+  the response is sent, and kept alive by uvicorn's protocol and by websockets' parser;
 - an ``asyncio.Queue`` and two ``asyncio.Event``: each holds empty double-ended queues of
   about 760 bytes (a queue four, an event one), while a socket has one reader, a message or
   two waiting at most (uvicorn stops reading until the application takes the last one) and
@@ -22,6 +22,7 @@ import asyncio
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import Protocol, State
 
 
 class Inbox:
@@ -123,4 +124,13 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         """Called once the handshake's response is sent: nothing reads the handshake again."""
         self.request = None  # type: ignore[assignment]
         self.response = None  # type: ignore[assignment]
+        conn = self.conn
+        # websockets' parser reads the handshake, then frames for the connection's life in
+        # the same generator, whose frame keeps the request alive. A client waits for the
+        # response before it sends a frame (RFC 6455, 4.1), so nothing is buffered and the
+        # parser waits at a frame's start: a new frame parser (the one websockets' own runs
+        # after the handshake) takes over. Otherwise the old one carries on.
+        if conn.state is State.OPEN and conn.parser_exc is None and not conn.reader.buffer:
+            conn.parser = Protocol.parse(conn)
+            next(conn.parser)
         super().start_keepalive()

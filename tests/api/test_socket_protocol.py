@@ -8,6 +8,7 @@ import gc
 
 import pytest
 import websockets
+from websockets.protocol import Protocol
 
 from app.api.socket_protocol import Flag, Inbox, SocketProtocol
 from app.cli import uvicorn_options
@@ -87,6 +88,9 @@ async def test_an_open_connection_holds_no_handshake_and_its_messages_still_flow
         protocols = [o for o in gc.get_objects() if isinstance(o, SocketProtocol)]
         assert len(protocols) == 1, "the connection did not go through SocketProtocol"
         assert protocols[0].request is None and protocols[0].response is None
+        # The parser that read the handshake (and kept the request) gave way to a frame
+        # parser; the next message is still read.
+        assert protocols[0].conn.parser.gi_code is Protocol.parse.__code__
         await socket.send('{"type": "ping"}')  # not a hello: refused, then closed
         refusal = await asyncio.wait_for(socket.recv(), 5)
         assert "hello_expected" in refusal
