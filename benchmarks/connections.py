@@ -117,7 +117,7 @@ async def main(args: argparse.Namespace) -> None:
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=5000, choices=range(1, 8001), metavar="T")
+    parser.add_argument("--tables", type=int, default=5000, choices=range(1, 10_001), metavar="T")
     parser.add_argument("--hold", type=float, default=30.0, help="idle seconds, at most 300")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)

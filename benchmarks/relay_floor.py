@@ -17,6 +17,12 @@ With ``--against TREE`` each round starts with the Talon of another checkout (fo
 
     .venv/bin/python benchmarks/relay_floor.py --tables 200 --duration 20 --rounds 3
     .venv/bin/python benchmarks/relay_floor.py --rounds 3 --against /tmp/talon-before
+
+``--idle N`` measures the relay's memory instead: N sockets opened and greeted, two to a
+table, then held idle; it prints the relay's RSS per connection, the floor under
+``connections.py``'s figure for Talon (docs/architecture.md, "Performance").
+
+    .venv/bin/python benchmarks/relay_floor.py --idle 2000
 """
 
 from __future__ import annotations
@@ -156,7 +162,53 @@ async def measure_relay(args: argparse.Namespace) -> load.Run:
         tmp.cleanup()
 
 
+async def measure_idle(count: int) -> None:
+    """Print the relay's server memory per idle connection: ``count`` sockets opened and
+    greeted (two seats a table), held for two seconds, then closed."""
+    from soak import raise_open_file_limit
+    from websockets.asyncio.client import connect
+
+    raise_open_file_limit()
+    port = load.free_port()
+    base = f"127.0.0.1:{port}"
+    tmp = tempfile.TemporaryDirectory(prefix="talon-relay-")
+    process = start_relay(port, Path(tmp.name) / "unused.db")
+    sockets = []
+    try:
+        async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, verify=False) as http:
+            await load.wait_healthy(http)
+        await asyncio.sleep(1)
+        before = load.rss_mib(process.pid) or float("nan")
+        gate = asyncio.Semaphore(100)
+
+        async def open_one(number: int) -> None:
+            async with gate:
+                url = f"ws://{base}/ws/tables/t{number // 2}"
+                socket = await connect(url, compression=None, ping_interval=None)
+                sockets.append(socket)
+                hello = {"type": "hello", "token": str(number % 2)}
+                await socket.send(orjson.dumps(hello).decode())
+                await socket.recv()  # the welcome
+
+        await asyncio.gather(*(open_one(number) for number in range(count)))
+        await asyncio.sleep(2)
+        held = load.rss_mib(process.pid) or float("nan")
+        per = (held - before) * 1024 / max(len(sockets), 1)
+        print(
+            f"the bare relay: {len(sockets)} idle connections, RSS {before:.0f} MiB before and"
+            f" {held:.0f} MiB holding them: {per:.1f} KiB per connection"
+        )
+    finally:
+        for socket in sockets:
+            await socket.close()
+        load.stop_server(process)
+        tmp.cleanup()
+
+
 async def main(args: argparse.Namespace) -> None:
+    if args.idle:
+        await measure_idle(args.idle)
+        return
     ratios = []
     earlier: list[float] = []  # --against: the other tree's ratio, each round
     for number in range(1, args.rounds + 1):
@@ -215,6 +267,14 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="TREE",
         help="also run the Talon of another checkout (such as the commit before a change)"
         " first in each round, against the same relay run",
+    )
+    parser.add_argument(
+        "--idle",
+        type=int,
+        default=0,
+        choices=range(0, 20_001),
+        metavar="N",
+        help="instead: the relay's memory per connection, N idle sockets held",
     )
     parser.add_argument("--serve", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

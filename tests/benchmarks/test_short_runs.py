@@ -1,7 +1,8 @@
 """A short run of the connection, soak and relay-floor benchmarks, so that they cannot rot
 unseen: each plays every move it tries, with no timeout, dropped connection, version gap or
 error in a seat's reader (the soak benchmark no desync; the relay floor answers every move on
-both servers and prints their ratio). Only counts are checked, never a timing."""
+both servers and prints their ratio, and holds its idle connections). Only counts are
+checked, never a timing or a size."""
 
 from __future__ import annotations
 
@@ -75,3 +76,10 @@ def test_the_relay_floor_benchmark_measures_both_servers_and_another_tree() -> N
     assert "refused: 0\n" in out.split("the bare relay")[1], out
     assert re.search(r"ratio \d+\.\d+", out), out
     assert re.search(rf"the same for {re.escape(tree)}: \d+\.\d+", out), out
+
+
+def test_the_relay_floor_benchmark_measures_its_idle_connections() -> None:
+    out = run("relay_floor.py", "--idle", "20")
+    found = re.search(r"the bare relay: (\d+) idle connections, .*: (-?\d+\.\d) KiB", out)
+    assert found, out
+    assert found.group(1) == "20"
