@@ -25,6 +25,23 @@ def version_of(page: Page) -> int:
     return int(page.locator(".table-page").get_attribute("data-version") or "-1")
 
 
+# Both from one draw of the page (see turn_of).
+TURN = """() => {
+    const table = document.querySelector(".table-page");
+    return table ? [Number(table.dataset.version), table.dataset.myTurn === "true"] : [-1, false];
+}"""
+
+
+def turn_of(page: Page) -> tuple[int, bool]:
+    """The table's version on the page and whether the page's player is on move at it, read
+    in one step. Read one after the other they can come from two draws: the version before
+    a computer player's move with the turn that move gave. A move made at that turn then
+    seems to land at once (the version already differs), and the next look finds the turn
+    just played still drawn, its cards gone from under it as the move lands."""
+    version, mine = page.evaluate(TURN)
+    return int(version), bool(mine)
+
+
 def start_private_table(
     new_page: Callable[..., Page], second_locale: str = "pl-PL", visibility: str = "private"
 ) -> Seats:
@@ -98,10 +115,26 @@ def play_one(page: Page, rng: random.Random) -> None:
     legal = page.locator(".hand.mine .card[data-legal=true]")
     count = legal.count()
     assert count > 0, "the player on move has no legal card"
-    legal.nth(rng.randrange(count)).click()
-    choice = page.locator(".marriage-choice [data-action=marriage]")
-    if choice.count():
-        choice.click()
+    play_card(page, legal.nth(rng.randrange(count)))
+
+
+# What a click on a card led to: the marriage question, the move (a new version), or not yet.
+MARRIAGE_OR_MOVE = """(before) => {
+    if (document.querySelector(".marriage-choice [data-action=marriage]")) return "asked";
+    const table = document.querySelector(".table-page");
+    return table && Number(table.dataset.version) !== before ? "moved" : null;
+}"""
+
+
+def play_card(page: Page, card: Locator) -> None:
+    """Click a legal ``card`` of the hand, declaring the marriage when the page asks whether
+    to. The question is drawn once the press's click has been handled (a press holds the
+    page's redraws), so it is waited for, with the move it would otherwise be."""
+    before, _ = turn_of(page)
+    card.click()
+    found = page.wait_for_function(MARRIAGE_OR_MOVE, arg=before, timeout=15_000).json_value()
+    if found == "asked":
+        page.click(".marriage-choice [data-action=marriage]")
 
 
 def wait_version(pages: list[Page], version: int) -> None:

@@ -6,14 +6,10 @@ import random
 import re
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import shot
-from tests.e2e.play import dismiss_summary, play_one, summary_shown, version_of
-
-
-def my_turn(page: Page) -> bool:
-    return page.locator(".table-page").get_attribute("data-my-turn") == "true"
+from tests.e2e.play import dismiss_summary, play_one, summary_shown, turn_of, version_of
 
 
 def test_a_deal_against_the_easy_computer_from_the_lobby(new_page: Any) -> None:
@@ -35,9 +31,8 @@ def test_a_deal_against_the_easy_computer_from_the_lobby(new_page: Any) -> None:
     for _ in range(200):
         if summary_shown(page):
             break
-        # The version first: a move that lands after it is waited for no longer.
-        before = version_of(page)
-        if not my_turn(page):  # the computer is thinking: wait for its move
+        before, mine = turn_of(page)
+        if not mine:  # the computer is thinking: wait for its move
             expect(page.locator(".table-page")).not_to_have_attribute(
                 "data-version", str(before), timeout=30_000
             )

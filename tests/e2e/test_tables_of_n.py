@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.conftest import shot
-from tests.e2e.play import dismiss_summary, summary_shown, version_of
+from tests.e2e.play import dismiss_summary, play_card, summary_shown, turn_of, version_of
 from tests.support import Client, in_thread
 
 
@@ -22,7 +22,7 @@ def my_turn(page: Page) -> bool:
 
 
 def wait_for_move(page: Page, before: int) -> None:
-    """Wait for the table to move on from version ``before`` (read before the turn was)."""
+    """Wait for the table to move on from version ``before`` (read with the turn: turn_of)."""
     expect(page.locator(".table-page")).not_to_have_attribute(
         "data-version", str(before), timeout=30_000
     )
@@ -73,11 +73,9 @@ def act(page: Page, rng: random.Random) -> None:
         bids.nth(rng.randrange(bids.count())).click()
         return
     legal = page.locator(".hand.mine .card[data-legal=true]")
-    assert legal.count() > 0, "the player on move has no legal card"
-    legal.nth(rng.randrange(legal.count())).click()
-    marriage = page.locator(".marriage-choice [data-action=marriage]")
-    if marriage.count():
-        marriage.click()
+    count = legal.count()
+    assert count > 0, "the player on move has no legal card"
+    play_card(page, legal.nth(rng.randrange(count)))
 
 
 def test_a_three_hand_deal_against_two_computer_players(new_page: Any) -> None:
@@ -103,14 +101,11 @@ def test_a_three_hand_deal_against_two_computer_players(new_page: Any) -> None:
     for _ in range(120):
         if summary_shown(page):
             break
-        # The version first: a move that lands after it is waited for no longer.
-        before = version_of(page)
-        if my_turn(page):
+        before, mine = turn_of(page)
+        if mine:
             act(page, rng)
             played += 1
-            expect(page.locator(".table-page")).not_to_have_attribute("data-version", str(before))
-        else:
-            wait_for_move(page, before)
+        wait_for_move(page, before)
         # A trick of three (it stays in view until the next lead): every card lies on its
         # own player's side. Read in one step in the page: a computer player's lead can
         # redraw the trick between two reads.
@@ -299,8 +294,8 @@ def test_four_seats_show_whole_names_and_the_last_trick_beside_the_trump(
         if summary_shown(page):  # everybody passed: the next deal
             dismiss_summary(page)
             continue
-        before = version_of(page)
-        if my_turn(page):
+        before, mine = turn_of(page)
+        if mine:
             act(page, rng)
         wait_for_move(page, before)
     assert boxes is not None, "no trick was finished"
