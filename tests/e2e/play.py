@@ -62,6 +62,8 @@ def start_private_table(
     for page in (anna, bela):
         expect(page.locator(".table-page")).to_be_visible()
         expect(page.locator(".hand.mine .card")).to_have_count(6)
+        # Bela's page greets the table again as a seated player: no move before that.
+        expect(page.locator(".table-page")).to_have_attribute("data-online", "true")
     table_id = invite.split("/t/")[1].split("?")[0]
     return Seats([anna, bela], table_id, invite)
 

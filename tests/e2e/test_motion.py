@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import Server, Watch, shot
+from tests.e2e.conftest import Server, Watch, boxes, shot
 from tests.e2e.drive import Seat, event_seen, live_table, never, play, take_seat
 
 Opener = Callable[[str], Page]
@@ -94,7 +94,7 @@ def test_a_finished_trick_stays_in_view_when_the_next_card_follows_at_once(
     # It shows for 2.5 s: one look at each screen size, no more, while it is there.
     for size in ({"width": 1366, "height": 768}, {"width": 390, "height": 844}):
         anna.set_viewport_size(size)
-        held, playing = peek.bounding_box(), anna.locator(".trick .card").first.bounding_box()
+        held, playing = boxes(anna, "[data-testid=peek]", ".trick .card")
         assert held and playing
         apart = (
             held["x"] + held["width"] <= playing["x"]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import STILL, Server, Watch, shot
+from tests.e2e.conftest import STILL, Server, Watch, boxes, shot
 from tests.e2e.drive import Seat, live_table, marry, play, sit_as
 from tests.e2e.play import dismiss_summary, tap_a_disabled
 
@@ -113,8 +113,7 @@ def test_a_tapped_card_s_reason_does_not_stay_and_bela_s_marriage_shows_on_the_t
     callout = phone.get_by_test_id("callout")
     expect(callout).to_contain_text("Bela declares a marriage")
     expect(callout).to_be_in_viewport(ratio=1)
-    felt = phone.locator(".felt").bounding_box()
-    box = callout.bounding_box()
+    felt, box = boxes(phone, ".felt", "[data-testid=callout]")
     assert felt and box and felt["y"] <= box["y"] <= felt["y"] + felt["height"], (felt, box)
     shot(phone, "phone-callout", full_page=False)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Server, Watch
+from tests.e2e.conftest import Server, Watch, shot
 from tests.e2e.play import (
     dismiss_summary,
     mover,
@@ -21,6 +21,26 @@ from tests.e2e.play import (
 
 # While the server is dead, and only then, the browser may report refused connections.
 REFUSED = re.compile(r"ERR_CONNECTION_REFUSED|WebSocket connection to .* failed")
+
+# In the page: the second table socket it opens (once its player has taken a seat, greeted
+# again with the player's token) hands its frames over 1.5 s late, its welcome among them.
+LATE_SECOND_GREETING = """(() => {
+  const Native = window.WebSocket;
+  const onmessage = Object.getOwnPropertyDescriptor(Native.prototype, "onmessage");
+  let tables = 0;
+  window.WebSocket = class extends Native {
+    constructor(url, protocols) {
+      super(url, protocols);
+      if (!String(url).includes("/ws/tables/") || ++tables !== 2) return;
+      Object.defineProperty(this, "onmessage", {
+        get: () => onmessage.get.call(this),
+        set: (handler) => onmessage.set.call(this, (event) => {
+          setTimeout(() => handler.call(this, event), 1500);
+        }),
+      });
+    }
+  };
+})();"""
 
 
 def test_pages_reconnect_after_a_sigkill_and_finish_the_deal(
@@ -85,3 +105,31 @@ def test_pages_reconnect_after_a_sigkill_and_finish_the_deal(
     play_until_deal_ends(seats, [], rng)
     for page in seats.pages:
         expect(page.get_by_test_id("summary")).to_be_visible()
+
+
+def test_a_player_who_joins_by_the_invite_link_is_offered_moves_once_greeted_as_seated(
+    new_page: Any,
+) -> None:
+    anna = new_page("anna")
+    anna.goto("/")
+    anna.fill("#name", "Anna")
+    anna.select_option("select[name=visibility]", "private")
+    anna.click("[data-action=create]")
+    link = anna.locator("#invite-link")
+    expect(link).to_have_value(re.compile(r"/t/[\w-]+\?invite="))
+    bela = new_page("bela")
+    bela.add_init_script(LATE_SECOND_GREETING)
+    bela.goto(link.input_value())
+    bela.fill("#join-name", "Bela")
+    bela.locator(".join-form button[type=submit]").click()
+    # Seated, the page greets the table again with Bela's token. Until that welcome nothing
+    # could be sent, so no move is offered (a move offered then was lost on its click).
+    table = bela.locator(".table-page")
+    expect(table).to_have_attribute("data-online", "false")
+    expect(bela.locator("[data-action=resign]")).to_have_count(0)
+    expect(bela.locator(".hand.mine .card[data-legal=true]")).to_have_count(0)
+    shot(bela, "joined-greeting-again", full_page=False)
+    expect(table).to_have_attribute("data-online", "true")
+    bela.click("[data-action=resign]")
+    bela.click("[data-action=resign-yes]")
+    expect(anna.locator(".table-page")).to_contain_text("Bela resigned")

@@ -46,7 +46,7 @@ def test_the_turned_trump_card_s_rank_is_written_out(new_page: Any, server: Serv
     expect(turned).to_have_attribute(
         "aria-label", f"Turned trump card: {NAMES[code[0]]} of {SUIT_NAMES[code[1]]}"
     )
-    box = anna.get_by_test_id("trump-rank").bounding_box()
+    (box,) = boxes(anna, "[data-testid=trump-rank]")  # in one step: the table may redraw
     assert box and box["width"] >= 20 and box["height"] >= 16, box
     shot(anna, "trump-rank", full_page=False)
     anna.set_viewport_size({"width": 390, "height": 844})

@@ -83,7 +83,13 @@ export function tablePage(root, tableId, navigate) {
     h("a", { class: `button ${primary ? "primary" : "ghost"}`, href: `/tournaments/${eventOf()}`, "data-link": true, "data-action": "back-to-event" }, t("tournament_back"));
 
   function connect() {
-    if (socket) socket.stop();
+    if (socket) {
+      // Greeted again (with the token of a player who just took a seat): until the new
+      // socket's welcome the page offers no move, as nothing could be sent meanwhile.
+      socket.stop();
+      state.online = false;
+      if (state.view) render();
+    }
     socket = new TableSocket(tableId, () => (me() ? me().token : null), {
       welcome(frame) {
         if (frame.table) state.table = { ...state.table, ...frame.table };
