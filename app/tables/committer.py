@@ -192,9 +192,10 @@ def take(inbox: queue.SimpleQueue[Write | None], most: int) -> tuple[list[Write]
 
 
 def store_batch(connection: Connection, batch: list[Write]) -> None:
-    """Step every table's version, append the actions and run their extras (no commit)."""
-    moved = table_store.bump_versions(
-        connection, [(w.table_id, w.version - 1, w.epoch) for w in batch]
+    """Step every table's version (with its turn clock), append the actions and run their
+    extras (no commit)."""
+    moved = table_store.step_versions(
+        connection, [(w.table_id, w.version - 1, w.epoch, w.clock) for w in batch]
     )
     if moved != len(batch):
         raise VersionMoved
@@ -205,9 +206,6 @@ def store_batch(connection: Connection, batch: list[Write]) -> None:
                 extra(connection)
             else:
                 connection.execute(*extra)
-    clocks = [(w.table_id, *w.clock) for w in batch if w.clock is not None]
-    if clocks:
-        table_store.store_clocks(connection, clocks)
 
 
 def commit_batch(batch: list[Write], store: Callable[[list[Write]], None]) -> list[Answer]:

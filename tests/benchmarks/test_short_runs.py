@@ -1,8 +1,8 @@
-"""A short run of the connection, soak and relay-floor benchmarks, so that they cannot rot
-unseen: each plays every move it tries, with no timeout, dropped connection, version gap or
-error in a seat's reader (the soak benchmark no desync; the relay floor answers every move on
-both servers and prints their ratio, and holds its idle connections). Only counts are
-checked, never a timing or a size."""
+"""A short run of the connection, soak, relay-floor and group-commit benchmarks, so that they
+cannot rot unseen: each plays every move it tries, with no timeout, dropped connection, version
+gap or error in a seat's reader (the soak benchmark no desync; the relay floor answers every
+move on both servers and prints their ratio, and holds its idle connections; the group commit
+measures both trees). Only counts are checked, never a timing or a size."""
 
 from __future__ import annotations
 
@@ -83,3 +83,13 @@ def test_the_relay_floor_benchmark_measures_its_idle_connections() -> None:
     found = re.search(r"the bare relay: (\d+) idle connections, .*: (-?\d+\.\d) KiB", out)
     assert found, out
     assert found.group(1) == "20"
+
+
+def test_the_group_commit_benchmark_measures_both_trees() -> None:
+    tree = str(BENCHMARKS.parent)
+    out = run(
+        "group_commit.py",
+        *("--tables", "3", "--batches", "5", "--rounds", "1", "--against", tree),
+    )
+    assert re.search(r"this tree: median \d+\.\d us per action", out), out
+    assert re.search(rf"{re.escape(tree)}: median \d+\.\d us per action", out), out

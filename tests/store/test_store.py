@@ -140,6 +140,43 @@ async def test_a_batch_of_version_steps_counts_every_table_that_moved(sessions) 
         assert await bump(session, [("t1", 1), ("t2", 0)]) == 1
 
 
+async def test_a_batch_steps_timed_tables_with_their_clocks_each_behind_its_fence(sessions) -> None:  # type: ignore[no-untyped-def]
+    async with sessions.begin() as session:
+        await seed_table(session)
+        for table_id in ("t2", "t3"):
+            await table_store.add_table(
+                session,
+                id=table_id,
+                invite_code="code",
+                variant="sixty-six",
+                options={},
+                visibility="public",
+                seats=2,
+                created_by="p0",
+            )
+    running = {"seat": 1, "left": [30.5, 29.0], "since": 12.25}
+    steps: list[tuple[str, int, int, Any]] = [
+        ("t1", 0, 0, (running, 1234.5)),  # timed
+        ("t2", 0, 0, None),  # untimed: its clock stays as it is
+        ("t3", 0, 7, ({"seat": 0}, 99.0)),  # another worker's epoch: fenced off
+    ]
+    async with sessions.begin() as session:
+        moved = await session.run_sync(
+            lambda sync: table_store.step_versions(sync.connection(), steps)
+        )
+    assert moved == 2  # the committer sees one table short and stores nothing of the batch
+    async with sessions() as session:
+        rows = {
+            t.id: (t.version, t.turn_clock, t.clock_deadline)
+            for t in await session.scalars(select(Table))
+        }
+    assert rows == {
+        "t1": (1, running, 1234.5),
+        "t2": (1, None, None),
+        "t3": (0, None, None),
+    }
+
+
 async def test_nothing_is_stored_unless_the_caller_commits(sessions) -> None:  # type: ignore[no-untyped-def]
     async with sessions() as session:
         await seed_table(session)

@@ -1,0 +1,155 @@
+"""The group commit's own cost: the committer thread's CPU per stored action, in process.
+
+A fresh SQLite file (migrated) holds ``--tables`` timed tables, each with a live match; each
+batch stores one action of every table, as the committer's thread does (``store_batch`` in a
+transaction of the writer's engine: the version step with the turn clock, the action's row).
+It prints the thread's CPU time per stored action. Batches are the size the server's
+committer meets: about 30 actions on average at 200 busy tables (one action in flight per
+table), one at a quiet table.
+
+With ``--against TREE`` the Talon of another checkout (for example ``git archive`` of the
+commit before a change, unpacked) is measured the same way, each in a process of its own,
+alternating: old, new, old, new, ... Never asserts a timing.
+
+    .venv/bin/python benchmarks/group_commit.py --tables 30 --batches 700 --rounds 5
+    .venv/bin/python benchmarks/group_commit.py --rounds 5 --against /tmp/talon-before
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CLOCK = {"seat": 1, "left": [30.5, 29.0], "since": 12.25}  # a running turn clock's shape
+
+
+def measure(tables: int, batches: int) -> float:
+    """Microseconds of this thread's CPU per action stored, over ``batches`` batches (the
+    ``app`` package is whichever tree is first on ``sys.path``)."""
+    from app.store import matches as match_store
+    from app.store import players as player_store
+    from app.store import tables as table_store
+    from app.store.db import create_engine, create_writer_engine, session_factory
+    from app.store.migrate import upgrade
+    from app.tables.committer import Write, store_batch
+
+    folder = tempfile.TemporaryDirectory()
+    url = f"sqlite+aiosqlite:///{folder.name}/commits.db"
+    upgrade(url)
+
+    async def seed() -> list[tuple[str, int]]:
+        engine = create_engine(url)
+        async with session_factory(engine).begin() as session:
+            await player_store.add_player(session, "p0", "Anna", "h0")
+            await player_store.add_player(session, "p1", "Bela", "h1")
+            live = []
+            for number in range(tables):
+                table_id = f"t{number}"
+                await table_store.add_table(
+                    session,
+                    id=table_id,
+                    invite_code="code",
+                    variant="sixty-six",
+                    options={},
+                    visibility="public",
+                    seats=2,
+                    created_by="p0",
+                )
+                match = await match_store.add_match(
+                    session,
+                    table_id=table_id,
+                    variant="sixty-six",
+                    rules={},
+                    seed="s",
+                    dealer=None,
+                    base_version=0,
+                    players=[(0, "p0"), (1, "p1")],
+                )
+                live.append((table_id, match.id))
+        await engine.dispose()
+        return live
+
+    live = asyncio.run(seed())
+    writer = create_writer_engine(url)
+    assert writer is not None
+
+    def store(version: int) -> None:
+        batch = [
+            Write(
+                table_id=table_id,
+                match_id=match_id,
+                version=version,
+                seat=version % 2,
+                action={"type": "play", "card": "AS"},
+                clock=(CLOCK, 1_000.0 + version),
+            )
+            for table_id, match_id in live
+        ]
+        with writer.begin() as connection:
+            store_batch(connection, batch)
+
+    warm = 5
+    for version in range(1, warm + 1):
+        store(version)
+    started = time.thread_time()
+    for version in range(warm + 1, warm + batches + 1):
+        store(version)
+    spent = time.thread_time() - started
+    writer.dispose()
+    folder.cleanup()
+    return spent / (batches * tables) * 1e6
+
+
+def run(tree: Path, args: argparse.Namespace) -> float:
+    """One measurement of ``tree``'s Talon in a process of its own."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--one",
+            str(tree),
+            *("--tables", str(args.tables), "--batches", str(args.batches)),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tree,
+    )
+    return float(done.stdout.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=30, help="actions per batch")
+    parser.add_argument("--batches", type=int, default=700, help="batches per measurement")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--against", type=Path, help="another checkout, measured first")
+    parser.add_argument("--one", type=Path, help=argparse.SUPPRESS)  # a single measurement
+    args = parser.parse_args()
+    if args.one is not None:
+        sys.path.insert(0, str(args.one))
+        print(f"{measure(args.tables, args.batches):.2f}")
+        return
+    print(f"batches of {args.tables} actions, {args.batches} batches a measurement")
+    ours: list[float] = []
+    theirs: list[float] = []
+    for number in range(1, args.rounds + 1):
+        if args.against is not None:
+            theirs.append(run(args.against, args))
+            print(f"round {number}: {args.against}: {theirs[-1]:.1f} us per action", flush=True)
+        ours.append(run(ROOT, args))
+        print(f"round {number}: this tree: {ours[-1]:.1f} us per action", flush=True)
+    print(f"this tree: median {statistics.median(ours):.1f} us per action")
+    if theirs:
+        print(f"{args.against}: median {statistics.median(theirs):.1f} us per action")
+
+
+if __name__ == "__main__":
+    main()
