@@ -57,6 +57,21 @@ async def seed_table(session: AsyncSession) -> None:
     )
 
 
+async def add_tables(session: AsyncSession, *table_ids: str) -> None:
+    """More tables beside the seeded one, created by p0."""
+    for table_id in table_ids:
+        await table_store.add_table(
+            session,
+            id=table_id,
+            invite_code="code",
+            variant="sixty-six",
+            options={},
+            visibility="public",
+            seats=2,
+            created_by="p0",
+        )
+
+
 async def seed_match(session: AsyncSession) -> Match:
     """The seeded table with a live match of p0 (seat 0) and p1 (seat 1)."""
     await seed_table(session)
@@ -122,17 +137,7 @@ async def test_the_version_moves_only_from_the_expected_one(sessions) -> None:  
 async def test_a_batch_of_version_steps_counts_every_table_that_moved(sessions) -> None:  # type: ignore[no-untyped-def]
     async with sessions.begin() as session:
         await seed_table(session)
-        for table_id in ("t2", "t3"):
-            await table_store.add_table(
-                session,
-                id=table_id,
-                invite_code="code",
-                variant="sixty-six",
-                options={},
-                visibility="public",
-                seats=2,
-                created_by="p0",
-            )
+        await add_tables(session, "t2", "t3")
     async with sessions.begin() as session:
         moves = [("t1", 0), ("t2", 0), ("t3", 0)]
         assert await bump(session, moves) == 3
@@ -143,17 +148,7 @@ async def test_a_batch_of_version_steps_counts_every_table_that_moved(sessions) 
 async def test_a_batch_steps_timed_tables_with_their_clocks_each_behind_its_fence(sessions) -> None:  # type: ignore[no-untyped-def]
     async with sessions.begin() as session:
         await seed_table(session)
-        for table_id in ("t2", "t3"):
-            await table_store.add_table(
-                session,
-                id=table_id,
-                invite_code="code",
-                variant="sixty-six",
-                options={},
-                visibility="public",
-                seats=2,
-                created_by="p0",
-            )
+        await add_tables(session, "t2", "t3")
     running = {"seat": 1, "left": [30.5, 29.0], "since": 12.25}
     steps: list[tuple[str, int, int, Any]] = [
         ("t1", 0, 0, (running, 1234.5)),  # timed
