@@ -23,7 +23,8 @@ from tests.e2e.play import (
 REFUSED = re.compile(r"ERR_CONNECTION_REFUSED|WebSocket connection to .* failed")
 
 # In the page: the second table socket it opens (once its player has taken a seat, greeted
-# again with the player's token) hands its frames over 1.5 s late, its welcome among them.
+# again with the player's token) hands its frames over 3 s late, its welcome among them (long
+# enough for the test's checks meanwhile, even on a loaded machine).
 LATE_SECOND_GREETING = """(() => {
   const Native = window.WebSocket;
   const onmessage = Object.getOwnPropertyDescriptor(Native.prototype, "onmessage");
@@ -35,7 +36,7 @@ LATE_SECOND_GREETING = """(() => {
       Object.defineProperty(this, "onmessage", {
         get: () => onmessage.get.call(this),
         set: (handler) => onmessage.set.call(this, (event) => {
-          setTimeout(() => handler.call(this, event), 1500);
+          setTimeout(() => handler.call(this, event), 3000);
         }),
       });
     }
