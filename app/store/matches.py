@@ -21,7 +21,7 @@ from sqlalchemy import (
     update,
 )
 
-from app.store.db import AsyncSession, BoundStatement, Step
+from app.store.db import AsyncSession, BoundStatement, Step, execute_rows
 from app.store.models import ActionRecord, Match, MatchSeat, Table, TournamentGame, utcnow
 from app.store.players import SeatRow, seated
 
@@ -223,11 +223,9 @@ async def actions_of_match(session: AsyncSession, match_id: int) -> list[ActionR
     return list(await session.scalars(query))
 
 
-# SQLite takes a batch of log rows as one multi-row INSERT through the driver: a single step
-# of SQLite's engine instead of one per row, and none of the ORM's per-row parameter handling
-# (a batch holds hundreds of rows; see ``tables.committer``).
+# SQLite takes a batch of log rows as one multi-row INSERT through the driver (``execute_rows``).
 SQLITE_APPEND = (
-    "INSERT INTO actions (table_id, match_id, version, seat, action, created_at) VALUES "
+    "INSERT INTO actions (table_id, match_id, version, seat, action, created_at) VALUES {rows}"
 )
 SQLITE_ROWS_PER_STATEMENT = 500  # 3,000 parameters, well under SQLite's limit of 32,766
 
@@ -248,14 +246,11 @@ def append_actions(connection: Connection, rows: list[dict[str, Any]]) -> None:
     to_stamp = columns.created_at.type.dialect_impl(dialect).bind_processor(dialect)
     assert to_json is not None and to_stamp is not None
     stamp = to_stamp(now)
-    for start in range(0, len(rows), SQLITE_ROWS_PER_STATEMENT):
-        chunk = rows[start : start + SQLITE_ROWS_PER_STATEMENT]
-        values: list[object] = []
-        for r in chunk:
-            values += (r["table_id"], r["match_id"], r["version"], r["seat"], to_json(r["action"]))
-            values.append(stamp)
-        statement = SQLITE_APPEND + ", ".join(["(?, ?, ?, ?, ?, ?)"] * len(chunk))
-        connection.exec_driver_sql(statement, tuple(values))
+    values = [
+        (r["table_id"], r["match_id"], r["version"], r["seat"], to_json(r["action"]), stamp)
+        for r in rows
+    ]
+    execute_rows(connection, SQLITE_APPEND, values, SQLITE_ROWS_PER_STATEMENT)
 
 
 async def actions_after(session: AsyncSession, match_id: int, version: int) -> list[ActionRecord]:

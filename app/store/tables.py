@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import Connection, String, bindparam, cast, delete, select, tuple_, update
 
-from app.store.db import AsyncSession, BoundStatement
+from app.store.db import AsyncSession, BoundStatement, execute_rows
 from app.store.models import Table, TableSeat
 from app.store.players import SeatRow, seated
 
@@ -138,9 +138,11 @@ def status_update(table_id: str, status: str) -> BoundStatement:
     return STATUS_UPDATE, {"table": table_id, "status": status}
 
 
-# SQLite steps a batch of tables in one statement, as the action log does (see
-# ``matches.SQLITE_APPEND``); row values need SQLite 3.15 or later.
-SQLITE_BUMP = "UPDATE tables SET version = version + 1 WHERE (id, version, lease_epoch) IN (VALUES "
+# SQLite steps a batch of tables in one statement (``execute_rows``), as the action log is
+# appended; row values need SQLite 3.15 or later.
+SQLITE_BUMP = (
+    "UPDATE tables SET version = version + 1 WHERE (id, version, lease_epoch) IN (VALUES {rows})"
+)
 SQLITE_TABLES_PER_STATEMENT = 300
 
 
@@ -153,13 +155,7 @@ def bump_versions(connection: Connection, moves: list[tuple[str, int, int]]) -> 
     """
     dialect = connection.dialect.name
     if dialect == "sqlite":
-        moved = 0
-        for start in range(0, len(moves), SQLITE_TABLES_PER_STATEMENT):
-            chunk = moves[start : start + SQLITE_TABLES_PER_STATEMENT]
-            statement = SQLITE_BUMP + ", ".join(["(?, ?, ?)"] * len(chunk)) + ")"
-            values = tuple(value for move in chunk for value in move)
-            moved += int(connection.exec_driver_sql(statement, values).rowcount)
-        return moved
+        return execute_rows(connection, SQLITE_BUMP, moves, SQLITE_TABLES_PER_STATEMENT)
     if len(moves) > 1 and dialect == "postgresql":
         # asyncpg reports no row count for a many-parameter statement: one UPDATE over
         # every (id, expected, epoch) triple, counting the rows it returns.
@@ -204,14 +200,8 @@ CLOCK_UPDATE = (
 
 
 # The clock of a table the same batch has just stepped (not of one fenced off).
-FENCED_CLOCK_UPDATE = (
-    update(Table)
-    .where(
-        Table.id == bindparam("table"),
-        Table.version == bindparam("stepped"),
-        Table.lease_epoch == bindparam("epoch"),
-    )
-    .values(turn_clock=bindparam("running"), clock_deadline=bindparam("due"))
+FENCED_CLOCK_UPDATE = CLOCK_UPDATE.where(
+    Table.version == bindparam("stepped"), Table.lease_epoch == bindparam("epoch")
 )
 
 
@@ -251,23 +241,21 @@ def step_versions(connection: Connection, steps: list[tuple[str, int, int, Clock
         if clocks:
             connection.execute(FENCED_CLOCK_UPDATE, clocks)
         return moved
-    clocked = [step for step in steps if step[3] is not None]
     moved = bump_versions(connection, [step[:3] for step in steps if step[3] is None])
-    if not clocked:
+    if all(step[3] is None for step in steps):
         return moved
     # The column's own converter, so the stored text is what the ORM writes and reads.
     dialect = connection.dialect
     to_json = Table.__table__.c.turn_clock.type.dialect_impl(dialect).bind_processor(dialect)
     assert to_json is not None
-    for start in range(0, len(clocked), SQLITE_TABLES_PER_STATEMENT):
-        chunk = clocked[start : start + SQLITE_TABLES_PER_STATEMENT]
-        statement = SQLITE_STEP_CLOCKED.format(rows=", ".join(["(?, ?, ?, ?, ?)"] * len(chunk)))
-        values: list[object] = []
-        for table_id, expected, epoch, clock in chunk:
-            assert clock is not None
-            values += (table_id, expected, epoch, to_json(clock[0]), clock[1])
-        moved += int(connection.exec_driver_sql(statement, tuple(values)).rowcount)
-    return moved
+    clocked = [
+        (table_id, expected, epoch, to_json(clock[0]), clock[1])
+        for table_id, expected, epoch, clock in steps
+        if clock is not None
+    ]
+    return moved + execute_rows(
+        connection, SQLITE_STEP_CLOCKED, clocked, SQLITE_TABLES_PER_STATEMENT
+    )
 
 
 async def set_clock(

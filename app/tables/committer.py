@@ -66,7 +66,7 @@ class Write:
     extras: list[BoundStatement | Step] = field(default_factory=list)
     # The table's running turn clock and its deadline after this action (a timed table):
     # stored for the whole batch in one statement.
-    clock: tuple[dict[str, Any] | None, float | None] | None = None
+    clock: table_store.Clock | None = None
     ends_match: bool = False
     epoch: int = 0  # the table's lease epoch its writer holds (the fence, store/leases.py)
     done: asyncio.Future[None] | None = None
