@@ -17,10 +17,6 @@ from tests.e2e.play import dismiss_summary, play_card, summary_shown, turn_of, v
 from tests.support import Client, in_thread
 
 
-def my_turn(page: Page) -> bool:
-    return page.locator(".table-page").get_attribute("data-my-turn") == "true"
-
-
 def wait_for_move(page: Page, before: int) -> None:
     """Wait for the table to move on from version ``before`` (read with the turn: turn_of)."""
     expect(page.locator(".table-page")).not_to_have_attribute(
@@ -173,7 +169,7 @@ def test_four_hand_bidding_with_a_human_partner(new_page: Any, server: Any) -> N
         # the deal is played out and the next one bid.
         if saw_panel and anna.locator(".high-bid").count() and anna.locator(".trick .card").count():
             break
-        page = next((p for p in (anna, bela) if my_turn(p)), None)
+        page = next((p for p in (anna, bela) if turn_of(p)[1]), None)
         if page is None:  # a computer player is thinking
             anna.wait_for_timeout(100)
             continue
@@ -203,7 +199,7 @@ def test_four_hand_bidding_with_a_human_partner(new_page: Any, server: Any) -> N
     # The spectator's page against the server's truth for a spectator, at the same version:
     # once a human is on move, nothing changes until they act.
     for _ in range(300):
-        if my_turn(anna) or my_turn(bela):
+        if turn_of(anna)[1] or turn_of(bela)[1]:
             break
         anna.wait_for_timeout(100)
     now = max(version_of(anna), version_of(bela))
