@@ -119,9 +119,11 @@ def run(tree: Path, args: argparse.Namespace) -> float:
         ],
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
         cwd=tree,
     )
+    if done.returncode != 0:  # the measuring process's own error, not only its exit code
+        raise SystemExit(f"measuring {tree} failed:\n{done.stderr[-3000:]}")
     return float(done.stdout.split()[-1])
 
 
