@@ -1,17 +1,19 @@
 """The group commit's own cost: the committer thread's CPU per stored action, in process.
 
-A fresh SQLite file (migrated) holds ``--tables`` timed tables, each with a live match; each
-batch stores one action of every table, as the committer's thread does (``store_batch`` in a
+A fresh SQLite file (migrated) holds ``--tables`` timed tables (with a preset's options, as
+a table made by the service holds them), each with a live match; each batch stores one action
+of ``--batch`` tables drawn at random, as the committer's thread does (``store_batch`` in a
 transaction of the writer's engine: the version step with the turn clock, the action's row).
-It prints the thread's CPU time per stored action. Batches are the size the server's
-committer meets: about 30 actions on average at 200 busy tables (one action in flight per
-table), one at a quiet table.
+It prints the thread's CPU time per stored action. The defaults are what the server's
+committer meets at 200 busy tables (one action in flight per table): about 30 actions a
+batch on average, spread over every table's rows and the log's indexes. A quiet table
+commits batches of one (``--batch 1``).
 
 With ``--against TREE`` the Talon of another checkout (for example ``git archive`` of the
 commit before a change, unpacked) is measured the same way, each in a process of its own,
 alternating: old, new, old, new, ... Never asserts a timing.
 
-    .venv/bin/python benchmarks/group_commit.py --tables 30 --batches 700 --rounds 5
+    .venv/bin/python benchmarks/group_commit.py --tables 200 --batch 30 --batches 700 --rounds 5
     .venv/bin/python benchmarks/group_commit.py --rounds 5 --against /tmp/talon-before
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import statistics
 import subprocess
 import sys
@@ -30,9 +33,11 @@ ROOT = Path(__file__).resolve().parents[1]
 CLOCK = {"seat": 1, "left": [30.5, 29.0], "since": 12.25}  # a running turn clock's shape
 
 
-def measure(tables: int, batches: int) -> float:
-    """Microseconds of this thread's CPU per action stored, over ``batches`` batches (the
-    ``app`` package is whichever tree is first on ``sys.path``)."""
+def measure(tables: int, size: int, batches: int) -> float:
+    """Microseconds of this thread's CPU per action stored, over ``batches`` batches of
+    ``size`` tables' actions each (the ``app`` package is whichever tree is first on
+    ``sys.path``)."""
+    from app.engine import Rules
     from app.store import matches as match_store
     from app.store import players as player_store
     from app.store import tables as table_store
@@ -57,7 +62,7 @@ def measure(tables: int, batches: int) -> float:
                     id=table_id,
                     invite_code="code",
                     variant="sixty-six",
-                    options={},
+                    options=Rules.from_options("sixty-six").options(),
                     visibility="public",
                     seats=2,
                     created_by="p0",
@@ -80,9 +85,16 @@ def measure(tables: int, batches: int) -> float:
     writer = create_writer_engine(url)
     assert writer is not None
 
-    def store(version: int) -> None:
-        batch = [
-            Write(
+    versions = [0] * tables
+    draw = random.Random(66)
+
+    def store() -> None:
+        batch = []
+        for number in draw.sample(range(tables), size):
+            table_id, match_id = live[number]
+            versions[number] += 1
+            version = versions[number]
+            write = Write(
                 table_id=table_id,
                 match_id=match_id,
                 version=version,
@@ -90,21 +102,19 @@ def measure(tables: int, batches: int) -> float:
                 action={"type": "play", "card": "AS"},
                 clock=(CLOCK, 1_000.0 + version),
             )
-            for table_id, match_id in live
-        ]
+            batch.append(write)
         with writer.begin() as connection:
             store_batch(connection, batch)
 
-    warm = 5
-    for version in range(1, warm + 1):
-        store(version)
+    for _ in range(max(5, 2 * tables // size)):  # warm: every table written at least once
+        store()
     started = time.thread_time()
-    for version in range(warm + 1, warm + batches + 1):
-        store(version)
+    for _ in range(batches):
+        store()
     spent = time.thread_time() - started
     writer.dispose()
     folder.cleanup()
-    return spent / (batches * tables) * 1e6
+    return spent / (batches * size) * 1e6
 
 
 def run(tree: Path, args: argparse.Namespace) -> float:
@@ -115,7 +125,8 @@ def run(tree: Path, args: argparse.Namespace) -> float:
             __file__,
             "--one",
             str(tree),
-            *("--tables", str(args.tables), "--batches", str(args.batches)),
+            *("--tables", str(args.tables), "--batch", str(args.batch)),
+            *("--batches", str(args.batches)),
         ],
         capture_output=True,
         text=True,
@@ -129,7 +140,8 @@ def run(tree: Path, args: argparse.Namespace) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=30, help="actions per batch")
+    parser.add_argument("--tables", type=int, default=200, help="tables in the file")
+    parser.add_argument("--batch", type=int, default=30, help="actions per batch")
     parser.add_argument("--batches", type=int, default=700, help="batches per measurement")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--against", type=Path, help="another checkout, measured first")
@@ -137,17 +149,24 @@ def main() -> None:
     args = parser.parse_args()
     if args.one is not None:
         sys.path.insert(0, str(args.one))
-        print(f"{measure(args.tables, args.batches):.2f}")
+        print(f"{measure(args.tables, args.batch, args.batches):.2f}")
         return
-    print(f"batches of {args.tables} actions, {args.batches} batches a measurement")
+    if not 1 <= args.batch <= args.tables:
+        parser.error("--batch is between 1 and --tables")
+    print(
+        f"{args.tables} tables, batches of {args.batch} actions, "
+        f"{args.batches} batches a measurement"
+    )
     ours: list[float] = []
     theirs: list[float] = []
     for number in range(1, args.rounds + 1):
+        # The two trees take turns at going first: old, new, new, old, old, new, ...
+        trees = [("this tree", ROOT, ours)]
         if args.against is not None:
-            theirs.append(run(args.against, args))
-            print(f"round {number}: {args.against}: {theirs[-1]:.1f} us per action", flush=True)
-        ours.append(run(ROOT, args))
-        print(f"round {number}: this tree: {ours[-1]:.1f} us per action", flush=True)
+            trees.insert(0, (str(args.against), args.against, theirs))
+        for name, tree, figures in trees if number % 2 else trees[::-1]:
+            figures.append(run(tree, args))
+            print(f"round {number}: {name}: {figures[-1]:.1f} us per action", flush=True)
     print(f"this tree: median {statistics.median(ours):.1f} us per action")
     if theirs:
         print(f"{args.against}: median {statistics.median(theirs):.1f} us per action")

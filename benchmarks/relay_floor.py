@@ -12,8 +12,10 @@ Talon), one action in flight per table, and both are measured the same way: the 
 process's CPU time over the run, divided by the round trips it answered. The runs alternate
 (Talon, relay, Talon, relay, ...) so that both meet the same load from other processes on a
 shared machine; each pair's ratio is printed, then the median. Never asserts a timing.
-With ``--against TREE`` each round starts with the Talon of another checkout (for example
-``git archive`` of the commit before a change, unpacked), so that old and new alternate too.
+With ``--against TREE`` each round also runs the Talon of another checkout (for example
+``git archive`` of the commit before a change, unpacked), so that old and new alternate too:
+the other tree first in odd rounds, this one first in even rounds (a round's first run tends
+to measure lower), then the relay.
 
     .venv/bin/python benchmarks/relay_floor.py --tables 200 --duration 20 --rounds 3
     .venv/bin/python benchmarks/relay_floor.py --rounds 3 --against /tmp/talon-before
@@ -205,6 +207,14 @@ async def measure_idle(count: int) -> None:
         tmp.cleanup()
 
 
+async def measure_other(args: argparse.Namespace, number: int) -> load.Run:
+    """One run of the Talon of ``--against``."""
+    print(f"--- round {number} of {args.rounds}: Talon of {args.against}", flush=True)
+    run = await load.measure(args, args.against)
+    load.report(run)
+    return run
+
+
 async def main(args: argparse.Namespace) -> None:
     if args.idle:
         await measure_idle(args.idle)
@@ -212,13 +222,16 @@ async def main(args: argparse.Namespace) -> None:
     ratios = []
     earlier: list[float] = []  # --against: the other tree's ratio, each round
     for number in range(1, args.rounds + 1):
-        if args.against is not None:
-            print(f"--- round {number} of {args.rounds}: Talon of {args.against}", flush=True)
-            before = await load.measure(args, args.against)
-            load.report(before)
+        # --against: the two Talons take turns at going first (the first run of a round
+        # measured lower more often than not), then the relay.
+        other_first = args.against is not None and number % 2 == 1
+        if other_first:
+            before = await measure_other(args, number)
         print(f"--- round {number} of {args.rounds}: Talon (talon serve, SQLite)", flush=True)
         talon = await load.measure(args)
         load.report(talon)
+        if args.against is not None and not other_first:
+            before = await measure_other(args, number)
         print(f"--- round {number} of {args.rounds}: the bare relay", flush=True)
         relay = await measure_relay(args)
         load.report(relay, "round trips", "round trip")

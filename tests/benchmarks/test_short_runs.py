@@ -62,20 +62,29 @@ def test_the_soak_benchmark_plays_with_no_error_or_desync() -> None:
 
 
 def test_the_relay_floor_benchmark_measures_both_servers_and_another_tree() -> None:
-    # One run: another tree's Talon (this one, as ``--against``), then this Talon, then the
-    # bare relay, each answering every move, and both ratios printed.
+    # Two rounds: another tree's Talon (this one, as ``--against``) and this Talon, taking
+    # turns at going first, then the bare relay, each answering every move; both ratios.
     tree = str(BENCHMARKS.parent)
     out = run(
         "relay_floor.py",
-        *("--tables", "3", "--duration", "1", "--rounds", "1", "--against", tree),
+        *("--tables", "3", "--duration", "1", "--rounds", "2", "--against", tree),
     )
-    before, talon = out.split("Talon (talon serve, SQLite)")
-    assert count(r"accepted moves: (\d+) ", before)[0] > 0
-    assert count(r"accepted moves: (\d+) ", talon)[0] > 0
+    runs = re.findall(r"--- round (\d) of 2: (Talon of|Talon \(talon serve|the bare relay)", out)
+    assert runs == [
+        ("1", "Talon of"),
+        ("1", "Talon (talon serve"),
+        ("1", "the bare relay"),
+        ("2", "Talon (talon serve"),
+        ("2", "Talon of"),
+        ("2", "the bare relay"),
+    ], out
+    for played in re.split(r"--- round \d of 2: the bare relay", out)[:2]:
+        assert len(count(r"accepted moves: (\d+) ", played)) == 1
+    assert all(moves > 0 for moves in map(int, re.findall(r"accepted moves: (\d+) ", out)))
     assert count(r"round trips: (\d+) ", out)[0] > 0
     assert "refused: 0\n" in out.split("the bare relay")[1], out
     assert re.search(r"ratio \d+\.\d+", out), out
-    assert re.search(rf"the same for {re.escape(tree)}: \d+\.\d+", out), out
+    assert re.search(rf"the same for {re.escape(tree)}: \d+\.\d+, \d+\.\d+", out), out
 
 
 def test_the_relay_floor_benchmark_measures_its_idle_connections() -> None:
@@ -89,7 +98,10 @@ def test_the_group_commit_benchmark_measures_both_trees() -> None:
     tree = str(BENCHMARKS.parent)
     out = run(
         "group_commit.py",
-        *("--tables", "3", "--batches", "5", "--rounds", "1", "--against", tree),
+        *("--tables", "3", "--batch", "2", "--batches", "5", "--rounds", "2", "--against", tree),
     )
+    # The two trees take turns at going first.
+    order = re.findall(r"round (\d): (this tree|/\S+):", out)
+    assert order == [("1", tree), ("1", "this tree"), ("2", "this tree"), ("2", tree)], out
     assert re.search(r"this tree: median \d+\.\d us per action", out), out
     assert re.search(rf"{re.escape(tree)}: median \d+\.\d us per action", out), out
