@@ -227,13 +227,12 @@ class MatchSeat(Base):
 
 
 class ActionRecord(Base):
-    """One accepted action. ``version`` is the table version it produced; unique per table."""
+    """One accepted action. ``version`` is the table version it produced: unique per match
+    (the one index; a table's versions are unique because each write steps the table's
+    version under its fence, and a match belongs to one table)."""
 
     __tablename__ = "actions"
-    __table_args__ = (
-        UniqueConstraint("table_id", "version", name="uq_actions_table_version"),
-        Index("ix_actions_match_version", "match_id", "version"),
-    )
+    __table_args__ = (Index("uq_actions_match_version", "match_id", "version", unique=True),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"))

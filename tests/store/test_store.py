@@ -110,7 +110,7 @@ async def test_migrations_go_down_and_up_again(database_url: str) -> None:
         await engine.dispose()
 
 
-async def test_the_log_holds_one_action_per_table_version(sessions) -> None:  # type: ignore[no-untyped-def]
+async def test_the_log_holds_one_action_per_match_version(sessions) -> None:  # type: ignore[no-untyped-def]
     async with sessions.begin() as session:
         match = await seed_match(session)
         row = {"table_id": "t1", "match_id": match.id, "version": 1}
@@ -121,6 +121,27 @@ async def test_the_log_holds_one_action_per_table_version(sessions) -> None:  # 
     async with sessions() as session:
         rows = await match_store.actions_of_match(session, match.id)
     assert [(r.version, r.seat, r.action) for r in rows] == [(1, 0, {"type": "close"})]
+
+
+async def test_the_log_keeps_its_actions_and_their_uniqueness_across_its_one_index_migration(
+    database_url: str, sessions  # type: ignore[no-untyped-def]
+) -> None:
+    # Migration 0014 leaves the log one index (match, version) in place of two.
+    in_thread(lambda: downgrade(database_url, "0013"))
+    async with sessions.begin() as session:
+        match = await seed_match(session)
+        rows = [
+            {"table_id": "t1", "match_id": match.id, "version": v, "seat": v % 2, "action": {}}
+            for v in (1, 2)
+        ]
+        await append(session, rows)
+    in_thread(lambda: upgrade(database_url))
+    async with sessions() as session:
+        stored = await match_store.actions_of_match(session, match.id)
+    assert [(r.table_id, r.version) for r in stored] == [("t1", 1), ("t1", 2)]
+    with pytest.raises(IntegrityError):
+        async with sessions.begin() as session:
+            await append(session, [{**rows[1], "seat": 0}])
 
 
 async def test_the_version_moves_only_from_the_expected_one(sessions) -> None:  # type: ignore[no-untyped-def]
