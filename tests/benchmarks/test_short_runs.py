@@ -1,8 +1,9 @@
-"""A short run of the connection, soak, relay-floor and group-commit benchmarks, so that they
-cannot rot unseen: each plays every move it tries, with no timeout, dropped connection, version
-gap or error in a seat's reader (the soak benchmark no desync; the relay floor answers every
-move on both servers and prints their ratio, and holds its idle connections; the group commit
-measures both trees). Only counts are checked, never a timing or a size."""
+"""A short run of the connection, soak, relay-floor, group-commit and command-path benchmarks,
+so that they cannot rot unseen: each plays every move it tries, with no timeout, dropped
+connection, version gap or error in a seat's reader (the soak benchmark no desync; the relay
+floor answers every move on both servers and prints their ratio, and holds its idle
+connections; the group commit and the command path measure both trees, the command path with
+no action refused). Only counts are checked, never a timing or a size."""
 
 from __future__ import annotations
 
@@ -105,3 +106,14 @@ def test_the_group_commit_benchmark_measures_both_trees() -> None:
     assert order == [("1", tree), ("1", "this tree"), ("2", "this tree"), ("2", tree)], out
     assert re.search(r"this tree: median \d+\.\d us per action", out), out
     assert re.search(rf"{re.escape(tree)}: median \d+\.\d us per action", out), out
+
+
+def test_the_command_path_benchmark_measures_both_trees_with_no_action_refused() -> None:
+    tree = str(BENCHMARKS.parent)
+    out = run(
+        "command_path.py",
+        *("--tables", "4", "--moves", "60", "--rounds", "2", "--against", tree),
+    )  # a refused action fails the run (its exit code)
+    order = re.findall(r"round (\d): (this tree|/\S+):", out)
+    assert order == [("1", tree), ("1", "this tree"), ("2", "this tree"), ("2", tree)], out
+    assert re.search(r"this tree: median \d+\.\d us per action", out), out

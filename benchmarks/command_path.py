@@ -1,0 +1,175 @@
+"""A move's cost on the event loop's thread, in process: the table's command without sockets.
+
+``--tables`` two-player tables (matches to 100 game points, as ``load.py`` plays them, and a
+per-move turn clock unless ``--clock none``) are opened
+through the table service on a fresh SQLite file; each seat's viewer is a subscriber that
+keeps the last frame it is given, as a connection queues it. Every table keeps one action in
+flight: a random legal action of the seat on move, through ``TableAuthority.act`` as a
+socket's message goes (the ack queued on the actor's viewer), so the committer meets the
+batches it meets in the server. It prints the event loop thread's CPU time per accepted
+action (``time.thread_time``: the commit thread's share is not in it), which covers the
+command (rules, rendering for each viewer, the clock, the commit's hand-off, the fan-out)
+and this benchmark's own choice of a legal action, the same for every tree.
+
+The server's other costs on that thread (reading and parsing frames, writing them to the
+sockets) are ``relay_floor.py``'s; this one measures a change to the command alone, side by
+side, with less noise than a whole server. ``--against TREE`` measures another checkout
+(``git archive`` of the commit before a change, unpacked) in turns with this one. Never
+asserts a timing.
+
+    .venv/bin/python benchmarks/command_path.py --tables 200 --moves 20000 --rounds 5
+    .venv/bin/python benchmarks/command_path.py --rounds 5 --against /tmp/talon-before
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Viewer:
+    """A seat's subscriber: keeps the last frame, as a connection's queue takes it."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.last: Any = None
+        self.frames = 0
+
+    def deliver(self, frame: Any) -> None:
+        self.last = frame
+        self.frames += 1
+
+
+def measure(tables: int, moves: int, clock: str, seed: int) -> tuple[float, int]:
+    """Microseconds of the loop thread's CPU per accepted action over ``moves`` actions, and
+    how many actions were refused (the ``app`` package is whichever tree is first on
+    ``sys.path``)."""
+    from app.store.migrate import upgrade
+
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite+aiosqlite:///{folder}/commands.db"
+        upgrade(url)
+        return asyncio.run(play_tables(url, tables, moves, clock, seed))
+
+
+async def play_tables(
+    url: str, tables: int, moves: int, clock: str, seed: int
+) -> tuple[float, int]:
+    """See ``measure``."""
+    from app.engine import legal_actions
+    from app.services import Services
+    from app.settings import Settings
+
+    services = Services.build(Settings(database_url=url, bot_workers=0, log_level="warning"))
+    await services.start()
+    rng = random.Random(seed)
+    played = refused = 0
+    counting = False
+    try:
+        seated = []
+        for number in range(tables):
+            anna, _ = await services.tables.create_player(f"Anna {number}")
+            bela, _ = await services.tables.create_player(f"Bela {number}")
+            table = await services.tables.create_table(anna, "sixty-six", {}, "public", clock=clock)
+            await services.tables.join(bela, table["id"], None, None)
+            authority = await services.tables.authority(table["id"])
+            viewers = []
+            for player in (anna, bela):
+                viewer = Viewer()
+                await authority.attach(viewer, player.id, None)
+                viewers.append(viewer)
+            seated.append((authority, [anna.id, bela.id], viewers))
+
+        async def play(authority: Any, players: list[str], viewers: list[Viewer]) -> None:
+            nonlocal played, refused
+            while played < moves:
+                state = authority.state
+                if state is None or state.match_over or state.to_move is None:
+                    return  # this table's match is over
+                seat = state.to_move
+                choices = [a for a in legal_actions(state, seat) if a.type != "resign"]
+                action = rng.choice(choices).to_json()
+                try:
+                    await authority.act(
+                        players[seat], authority.version, action, reply=viewers[seat]
+                    )
+                except Exception:  # a refusal: counted, never expected
+                    refused += 1
+                    return
+                if counting:
+                    played += 1
+
+        warm = [asyncio.create_task(play(*table)) for table in seated]
+        await asyncio.sleep(0.5)  # every table under way, the committer's batches formed
+        counting = True
+        started = time.thread_time()
+        await asyncio.gather(*warm)
+        spent = time.thread_time() - started
+    finally:
+        await services.close()
+    return spent / max(played, 1) * 1e6, refused
+
+
+def run(tree: Path, args: argparse.Namespace) -> float:
+    """One measurement of ``tree``'s Talon in a process of its own."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            *("--one", str(tree), "--tables", str(args.tables), "--moves", str(args.moves)),
+            *("--clock", args.clock, "--seed", str(args.seed)),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tree,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"measuring {tree} failed:\n{done.stderr[-3000:]}")
+    return float(done.stdout.split()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=20_000, help="actions measured")
+    parser.add_argument("--clock", choices=("move", "none"), default="move")
+    parser.add_argument("--seed", type=int, default=66)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--against", type=Path, help="another checkout, measured in turns")
+    parser.add_argument("--one", type=Path, help=argparse.SUPPRESS)  # a single measurement
+    args = parser.parse_args()
+    if args.one is not None:
+        sys.path.insert(0, str(args.one))
+        per_move, refused = measure(args.tables, args.moves, args.clock, args.seed)
+        if refused:
+            raise SystemExit(f"{refused} actions were refused")
+        print(f"{per_move:.2f}")
+        return
+    print(f"{args.tables} tables ({args.clock} clock), {args.moves} actions a measurement")
+    ours: list[float] = []
+    theirs: list[float] = []
+    for number in range(1, args.rounds + 1):
+        trees = [("this tree", ROOT, ours)]
+        if args.against is not None:
+            trees.insert(0, (str(args.against), args.against, theirs))
+        for name, tree, figures in trees if number % 2 else trees[::-1]:
+            figures.append(run(tree, args))
+            print(f"round {number}: {name}: {figures[-1]:.1f} us per action", flush=True)
+    print(f"this tree: median {statistics.median(ours):.1f} us per action")
+    if theirs:
+        print(f"{args.against}: median {statistics.median(theirs):.1f} us per action")
+
+
+if __name__ == "__main__":
+    main()
