@@ -13,7 +13,11 @@ connection no longer needs once open, about 10 KiB of the 20 KiB it holds per co
   one writer.
 
 ``Inbox`` and ``Flag`` keep those promises with a list and a future made only while someone
-waits. Everything else, framing, pings, closing, flow control, is uvicorn's, unchanged.
+waits.
+
+It also writes several text frames with one write to the socket (``SEND_MANY``): a move sends
+its actor the update and the ack together, and a write is a system call. Everything else,
+framing, pings, closing, flow control, is uvicorn's, unchanged.
 """
 
 from __future__ import annotations
@@ -21,8 +25,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.protocol import Protocol, State
+
+# The scope extension ``SocketProtocol`` announces: a ``websocket.send`` message may carry
+# ``texts``, a list of text frames, written to the socket in one go and in that order.
+SEND_MANY = "talon.websocket.send_many"
 
 
 class Inbox:
@@ -111,7 +121,8 @@ class Flag:
 
 class SocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol with ``Inbox`` and ``Flag`` in place of its
-    queue and event, which lets go of the handshake once the connection is open."""
+    queue and event, which lets go of the handshake once the connection is open, and writes
+    a batch of frames at once (``SEND_MANY``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -119,6 +130,30 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         writable = Flag()
         writable.set()
         self.writable = writable  # type: ignore[assignment]
+
+    def handle_connect(self, event: Any) -> None:
+        """uvicorn's, and the scope announces ``SEND_MANY``."""
+        super().handle_connect(event)
+        self.scope["extensions"][SEND_MANY] = {}
+
+    async def send(self, message: Any) -> None:
+        """uvicorn's, and a ``websocket.send`` with ``texts`` (``SEND_MANY``) on an open
+        connection frames them all and writes them to the socket once."""
+        texts = message.get("texts")
+        if texts is None or message["type"] != "websocket.send":
+            return await super().send(message)
+        await self.writable.wait()
+        if self.disconnected:
+            raise ClientDisconnected()
+        if not self.handshake_complete or self.close_sent or self.initial_response is not None:
+            raise RuntimeError("Frames can be sent only on an open WebSocket.")
+        conn = self.conn
+        try:
+            for text in texts:
+                conn.send_text(text.encode())
+        except InvalidState:
+            raise ClientDisconnected() from None
+        self.transport.write(b"".join(conn.data_to_send()))
 
     def start_keepalive(self) -> None:
         """Called once the handshake's response is sent: nothing reads the handshake again."""

@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app.api import chat as chat_api
 from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
+from app.api.socket_protocol import SEND_MANY
 from app.common.errors import (
     STORE_ERRORS,
     Forbidden,
@@ -97,8 +98,9 @@ class Connection:
         # change (a spectator who takes a seat). Never read back from outgoing frames.
         self.seat: int | None = None
         self.limit = limit
-        # Frames waiting to be sent, and one wake-up future: an asyncio.Queue costs more per
-        # frame, and every move sends several. A list, as it holds a frame or three.
+        # Frames waiting to be sent (or being written), and one wake-up future: an
+        # asyncio.Queue costs more per frame, and every move sends several. A list, as it
+        # holds a frame or three.
         self.queue: list[Frame] = []
         self.closing = False
         self.revoked = False  # its token was revoked: nothing more is answered
@@ -134,6 +136,24 @@ class Connection:
                 await self._pump
 
     async def _drain(self) -> None:
+        queue, websocket = self.queue, self.websocket
+        if SEND_MANY not in websocket.scope.get("extensions", {}):
+            return await self._drain_one_by_one()
+        while True:
+            if queue:
+                # Everything queued, in one write to the socket; each frame stays counted
+                # against the limit until it is written.
+                count = len(queue)
+                texts = [frame if isinstance(frame, str) else encode(frame) for frame in queue]
+                await websocket.send({"type": "websocket.send", "texts": texts})
+                del queue[:count]
+                continue
+            self._wakeup = asyncio.get_running_loop().create_future()
+            await self._wakeup
+
+    async def _drain_one_by_one(self) -> None:
+        """A server whose protocol is not ``SocketProtocol`` (tests in process): a frame per
+        send."""
         queue, send = self.queue, self.websocket.send_text
         while True:
             while queue:

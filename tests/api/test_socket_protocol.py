@@ -1,16 +1,23 @@
 """The WebSocket protocol talon serve gives uvicorn (app/api/socket_protocol.py): its queue
-and flag keep asyncio's promises, and an open connection lets go of its handshake."""
+and flag keep asyncio's promises, an open connection lets go of its handshake, and frames
+sent together are written at once."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+from typing import Any
 
 import pytest
 import websockets
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+from websockets.client import ClientProtocol
+from websockets.frames import Frame
 from websockets.protocol import Protocol
+from websockets.uri import parse_uri
 
-from app.api.socket_protocol import Flag, Inbox, SocketProtocol
+from app.api.socket_protocol import SEND_MANY, Flag, Inbox, SocketProtocol
 from app.cli import uvicorn_options
 from app.settings import Settings
 from tests.support import live_server, settings_for
@@ -94,3 +101,54 @@ async def test_an_open_connection_holds_no_handshake_and_its_messages_still_flow
         await socket.send('{"type": "ping"}')  # not a hello: refused, then closed
         refusal = await asyncio.wait_for(socket.recv(), 5)
         assert "hello_expected" in refusal
+
+
+class Transport(asyncio.Transport):
+    """A transport that keeps what is written to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[bytes] = []
+        self.closing = False
+
+    def write(self, data: Any) -> None:
+        self.writes.append(bytes(data))
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"sockname": ("127.0.0.1", 8000), "peername": ("127.0.0.1", 50000)}.get(
+            name, default
+        )
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+
+async def test_frames_sent_together_are_written_to_the_socket_at_once_in_order() -> None:
+    sent: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "texts": ["update", "ack", "ünï"]})
+        sent.set_result(scope)
+        await receive()
+
+    config = Config(app=app, ws_ping_interval=None, lifespan="off")
+    config.load()
+    protocol = SocketProtocol(config, ServerState(), {})
+    transport = Transport()
+    protocol.connection_made(transport)
+    client = ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws"))
+    client.send_request(client.connect())
+    protocol.data_received(b"".join(client.data_to_send()))
+    scope = await asyncio.wait_for(sent, 5)
+    assert SEND_MANY in scope["extensions"]  # announced to the application
+    handshake, *frames = transport.writes
+    assert len(frames) == 1  # three frames, one write
+    client.receive_data(handshake + frames[0])
+    texts = [event.data.decode() for event in client.events_received() if isinstance(event, Frame)]
+    assert texts == ["update", "ack", "ünï"]
+    protocol.connection_lost(None)
