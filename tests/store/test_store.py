@@ -124,7 +124,8 @@ async def test_the_log_holds_one_action_per_match_version(sessions) -> None:  # 
 
 
 async def test_the_log_keeps_its_actions_and_their_uniqueness_across_its_one_index_migration(
-    database_url: str, sessions  # type: ignore[no-untyped-def]
+    database_url: str,
+    sessions,  # type: ignore[no-untyped-def]
 ) -> None:
     # Migration 0014 leaves the log one index (match, version) in place of two.
     in_thread(lambda: downgrade(database_url, "0013"))
