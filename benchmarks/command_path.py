@@ -26,15 +26,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+if __package__:  # imported as benchmarks.command_path
+    from benchmarks import side_by_side
+else:  # run as a script: the sibling module
+    import side_by_side
 
 
 class Viewer:
@@ -120,34 +120,13 @@ async def play_tables(
     return spent / max(played, 1) * 1e6, refused
 
 
-def run(tree: Path, args: argparse.Namespace) -> float:
-    """One measurement of ``tree``'s Talon in a process of its own."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            __file__,
-            *("--one", str(tree), "--tables", str(args.tables), "--moves", str(args.moves)),
-            *("--clock", args.clock, "--seed", str(args.seed)),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tree,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"measuring {tree} failed:\n{done.stderr[-3000:]}")
-    return float(done.stdout.split()[-1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--moves", type=int, default=20_000, help="actions measured")
     parser.add_argument("--clock", choices=("move", "none"), default="move")
     parser.add_argument("--seed", type=int, default=66)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--against", type=Path, help="another checkout, measured in turns")
-    parser.add_argument("--one", type=Path, help=argparse.SUPPRESS)  # a single measurement
+    side_by_side.add_arguments(parser)
     args = parser.parse_args()
     if args.one is not None:
         sys.path.insert(0, str(args.one))
@@ -157,18 +136,9 @@ def main() -> None:
         print(f"{per_move:.2f}")
         return
     print(f"{args.tables} tables ({args.clock} clock), {args.moves} actions a measurement")
-    ours: list[float] = []
-    theirs: list[float] = []
-    for number in range(1, args.rounds + 1):
-        trees = [("this tree", ROOT, ours)]
-        if args.against is not None:
-            trees.insert(0, (str(args.against), args.against, theirs))
-        for name, tree, figures in trees if number % 2 else trees[::-1]:
-            figures.append(run(tree, args))
-            print(f"round {number}: {name}: {figures[-1]:.1f} us per action", flush=True)
-    print(f"this tree: median {statistics.median(ours):.1f} us per action")
-    if theirs:
-        print(f"{args.against}: median {statistics.median(theirs):.1f} us per action")
+    arguments = ["--tables", str(args.tables), "--moves", str(args.moves)]
+    arguments += ["--clock", args.clock, "--seed", str(args.seed)]
+    side_by_side.in_turns(__file__, arguments, args.rounds, args.against, "us per action")
 
 
 if __name__ == "__main__":

@@ -22,14 +22,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+if __package__:  # imported as benchmarks.group_commit
+    from benchmarks import side_by_side
+else:  # run as a script: the sibling module
+    import side_by_side
+
 CLOCK = {"seat": 1, "left": [30.5, 29.0], "since": 12.25}  # a running turn clock's shape
 
 
@@ -117,35 +118,12 @@ def measure(tables: int, size: int, batches: int) -> float:
     return spent / (batches * size) * 1e6
 
 
-def run(tree: Path, args: argparse.Namespace) -> float:
-    """One measurement of ``tree``'s Talon in a process of its own."""
-    done = subprocess.run(
-        [
-            sys.executable,
-            __file__,
-            "--one",
-            str(tree),
-            *("--tables", str(args.tables), "--batch", str(args.batch)),
-            *("--batches", str(args.batches)),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tree,
-    )
-    if done.returncode != 0:  # the measuring process's own error, not only its exit code
-        raise SystemExit(f"measuring {tree} failed:\n{done.stderr[-3000:]}")
-    return float(done.stdout.split()[-1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="tables in the file")
     parser.add_argument("--batch", type=int, default=30, help="actions per batch")
     parser.add_argument("--batches", type=int, default=700, help="batches per measurement")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--against", type=Path, help="another checkout, measured first")
-    parser.add_argument("--one", type=Path, help=argparse.SUPPRESS)  # a single measurement
+    side_by_side.add_arguments(parser)
     args = parser.parse_args()
     if args.one is not None:
         sys.path.insert(0, str(args.one))
@@ -157,19 +135,9 @@ def main() -> None:
         f"{args.tables} tables, batches of {args.batch} actions, "
         f"{args.batches} batches a measurement"
     )
-    ours: list[float] = []
-    theirs: list[float] = []
-    for number in range(1, args.rounds + 1):
-        # The two trees take turns at going first: old, new, new, old, old, new, ...
-        trees = [("this tree", ROOT, ours)]
-        if args.against is not None:
-            trees.insert(0, (str(args.against), args.against, theirs))
-        for name, tree, figures in trees if number % 2 else trees[::-1]:
-            figures.append(run(tree, args))
-            print(f"round {number}: {name}: {figures[-1]:.1f} us per action", flush=True)
-    print(f"this tree: median {statistics.median(ours):.1f} us per action")
-    if theirs:
-        print(f"{args.against}: median {statistics.median(theirs):.1f} us per action")
+    arguments = ["--tables", str(args.tables), "--batch", str(args.batch)]
+    arguments += ["--batches", str(args.batches)]
+    side_by_side.in_turns(__file__, arguments, args.rounds, args.against, "us per action")
 
 
 if __name__ == "__main__":
