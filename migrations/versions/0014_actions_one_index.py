@@ -2,6 +2,9 @@
 index on table and version goes (nothing reads actions by table, and every write is fenced by
 the table's version step), so each stored action updates one index instead of two.
 
+The unique index is built anew over the whole log (SQLite copies the table): writes to
+``actions`` wait until it is built, so a site with a long log runs it in a quiet hour.
+
 Revision ID: 0014
 Revises: 0013
 Create Date: 2026-11-29
