@@ -92,16 +92,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 GC_THRESHOLDS = (20_000, 20, 50)
 
 
-# How long the event loop may hold the interpreter lock while another thread waits for it
-# (Python's default: 5 ms). The group commit's writer thread needs the lock for a moment at
-# each step of a batch; under load each such wait held up every table in the batch.
-SWITCH_INTERVAL = 0.001
+# How long the event loop may hold the interpreter lock while another thread waits for it:
+# Python's default, 5 ms, set explicitly. The group commit's writer thread needs the lock for
+# a moment at each step of a batch. 1 ms (tried to shorten those waits) made the two threads
+# hand the lock over more often, and cost more CPU per move than it saved in waiting:
+# 11-16% more in side-by-side runs, with no better p99 (docs/architecture.md, "Performance").
+SWITCH_INTERVAL = 0.005
 
 
 def settle_runtime() -> None:
     """Once started: take everything alive now (modules, routes, rebuilt tables) out of the
-    cycle collector's sight and run it less often, and let waiting threads have the
-    interpreter lock sooner (``SWITCH_INTERVAL``). Play allocates mostly short-lived objects
+    cycle collector's sight and run it less often, and set how soon a waiting thread gets the
+    interpreter lock (``SWITCH_INTERVAL``). Play allocates mostly short-lived objects
     that reference counting frees; with the defaults, full collections over the growing heap
     stalled every table for tens to hundreds of milliseconds under load."""
     gc.collect()
