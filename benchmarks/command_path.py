@@ -41,13 +41,11 @@ class Viewer:
     """A seat's subscriber: keeps the last frame, as a connection's queue takes it."""
 
     def __init__(self) -> None:
-        self.seat: int | None = None
+        self.seat: int | None = None  # kept right by the table
         self.last: Any = None
-        self.frames = 0
 
     def deliver(self, frame: Any) -> None:
         self.last = frame
-        self.frames += 1
 
 
 def measure(tables: int, moves: int, clock: str, seed: int) -> tuple[float, int]:
@@ -80,7 +78,9 @@ async def play_tables(
         for number in range(tables):
             anna, _ = await services.tables.create_player(f"Anna {number}")
             bela, _ = await services.tables.create_player(f"Bela {number}")
-            table = await services.tables.create_table(anna, "sixty-six", {}, "public", clock=clock)
+            table = await services.tables.create_table(
+                anna, "sixty-six", {"target": 100}, "public", clock=clock
+            )
             await services.tables.join(bela, table["id"], None, None)
             authority = await services.tables.authority(table["id"])
             viewers = []
