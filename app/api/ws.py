@@ -152,8 +152,8 @@ class Connection:
             await self._wakeup
 
     async def _drain_one_by_one(self) -> None:
-        """A server whose protocol is not ``SocketProtocol`` (tests in process): a frame per
-        send."""
+        """A server whose protocol is not ``SocketProtocol`` (Starlette's test client, or
+        uvicorn run without ``talon serve``'s options): a frame per send."""
         queue, send = self.queue, self.websocket.send_text
         while True:
             while queue:
