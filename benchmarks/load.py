@@ -5,8 +5,10 @@ seats two players at each of ``--tables`` tables, and lets every table play rand
 moves as fast as it can until ``--duration`` seconds or ``--max-moves`` accepted moves.
 Prints accepted moves per second, p50/p99 from action to ack and from action to the
 opponent's update, the server's resident memory, the CPU time the server and this load
-generator spent per accepted move, and how busy the machine's cores were otherwise (other
-processes skew every figure). Never asserts a timing.
+generator spent per accepted move, the group commit's transactions (how many actions each,
+their wall time and the commit thread's CPU time in them, from the server's ``/metrics``),
+and how busy the machine's cores were otherwise (other processes skew every figure). Never
+asserts a timing.
 
     .venv/bin/python benchmarks/load.py --tables 200 --duration 20
 """
@@ -131,8 +133,9 @@ def start_server(
 
 
 def server_environment(database: Path) -> dict[str, str]:
-    """The environment of a benchmarked server: its database, quiet logs and no rate limit
-    (every simulated player comes from one address and moves as fast as it can)."""
+    """The environment of a benchmarked server: its database, quiet logs, no rate limit
+    (every simulated player comes from one address and moves as fast as it can) and its
+    ``/metrics``, read once the players stop (the group commit's figures)."""
     return {
         **os.environ,
         "DATABASE_URL": f"sqlite+aiosqlite:///{database}",
@@ -141,6 +144,7 @@ def server_environment(database: Path) -> dict[str, str]:
         "TABLES_PER_MINUTE": "1000000",
         "WS_MESSAGES_PER_SECOND": "1000000",
         "WS_CONNECTIONS_PER_ADDRESS": "1000000",
+        "EXPOSE_METRICS": "true",
     }
 
 
@@ -153,6 +157,43 @@ async def wait_healthy(http: httpx.AsyncClient) -> None:
             pass
         await asyncio.sleep(0.05)
     raise SystemExit("the server did not start")
+
+
+@dataclass
+class Commits:
+    """The server's group commit over a run, from its ``/metrics`` (since it started: the
+    greetings store no action, so these are the moves')."""
+
+    batches: int
+    actions: int
+    seconds: float  # the transactions' wall time, in all
+    cpu: float  # the commit thread's CPU time in them
+
+    @classmethod
+    def parse(cls, text: str) -> Commits | None:
+        """From the Prometheus text, or None when the server has no such metrics (an older
+        tree)."""
+        names = {
+            "talon_commit_batch_actions_count": "batches",
+            "talon_commit_batch_actions_sum": "actions",
+            "talon_commit_batch_seconds_sum": "seconds",
+            "talon_commit_thread_cpu_seconds_total": "cpu",
+        }
+        found = {}
+        for line in text.splitlines():
+            name, _, value = line.partition(" ")
+            if name in names:
+                found[names[name]] = float(value)
+        if len(found) < len(names):
+            return None
+        return cls(int(found["batches"]), int(found["actions"]), found["seconds"], found["cpu"])
+
+
+async def read_commits(base: str) -> Commits | None:
+    """The group commit's figures of the server at ``base``."""
+    async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, verify=False) as http:
+        response = await http.get("/metrics")
+    return Commits.parse(response.text) if response.status_code == 200 else None
 
 
 @dataclass
@@ -169,6 +210,7 @@ class Run:
     busy: float
     rss: float | None
     loop_cpu: float | None = None  # the server's event loop thread's share of ``server_cpu``
+    commits: Commits | None = None  # the group commit's figures (Talon only)
 
     @property
     def server_us_per_move(self) -> float:
@@ -266,8 +308,11 @@ async def measure(args: argparse.Namespace, root: Path = ROOT) -> Run:
             )
         print(f"{len(tables)} tables set up; playing", file=sys.stderr, flush=True)
         if process is None or args.profile is None:
-            return await drive(tables, base, process.pid if process else None, args)
-        return await profile_play(process, tables, base, args)
+            run = await drive(tables, base, process.pid if process else None, args)
+        else:
+            run = await profile_play(process, tables, base, args)
+        run.commits = await read_commits(base)
+        return run
     finally:
         if process is not None:
             stop_server(process)
@@ -336,6 +381,15 @@ def report(run: Run, what: str = "accepted moves", per: str = "accepted move") -
             )
     else:
         print("server CPU: n/a (--url)")
+    if run.commits is not None and run.commits.batches:
+        commits = run.commits
+        batches = commits.batches
+        print(
+            f"group commit: {batches} transactions, {commits.actions} actions"
+            f" ({commits.actions / batches:.1f} a transaction); each transaction"
+            f" {commits.seconds * ms / batches:.2f} ms of wall time,"
+            f" {commits.cpu * ms / batches:.2f} ms of the commit thread's CPU"
+        )
     print(
         f"load generator CPU: {run.own_cpu * 1e6 / moves:.0f} us per {per}"
         f"  ({100 * run.own_cpu / elapsed:.0f}% of one core)"

@@ -43,6 +43,24 @@ BUS_ERRORS = Counter(
     ["direction"],
     registry=REGISTRY,
 )
+COMMIT_ACTIONS = Histogram(
+    "talon_commit_batch_actions",
+    "Actions stored by one group-commit transaction.",
+    buckets=(1, 2, 5, 10, 20, 50, 100, 200, 512),
+    registry=REGISTRY,
+)
+COMMIT_SECONDS = Histogram(
+    "talon_commit_batch_seconds",
+    "Wall time of one group-commit transaction in the commit thread, answers included.",
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0),
+    registry=REGISTRY,
+)
+COMMIT_CPU = Counter(
+    "talon_commit_thread_cpu_seconds",
+    "CPU time the commit thread spent on its transactions; the rest of their wall time it "
+    "waited (for the database, or for Python's interpreter lock).",
+    registry=REGISTRY,
+)
 CONNECTIONS = Gauge(
     "talon_connections", "WebSocket connections watching a table.", registry=REGISTRY
 )
@@ -65,6 +83,14 @@ def accepted(seconds: float) -> None:
     """Count an accepted action and how long it took to acknowledge."""
     ACCEPTED.inc()
     ACK_SECONDS.observe(seconds)
+
+
+def committed(actions: int, seconds: float, cpu_seconds: float) -> None:
+    """Count one group-commit transaction: its actions, its wall time and the commit
+    thread's CPU time in it."""
+    COMMIT_ACTIONS.observe(actions)
+    COMMIT_SECONDS.observe(seconds)
+    COMMIT_CPU.inc(cpu_seconds)
 
 
 def refused(code: str, *, database: bool = False) -> None:
