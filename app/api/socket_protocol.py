@@ -16,8 +16,10 @@ connection no longer needs once open, about 10 KiB of the 20 KiB it holds per co
 waits.
 
 It also writes several text frames with one write to the socket (``SEND_MANY``): a move sends
-its actor the update and the ack together, and a write is a system call. Everything else,
-framing, pings, closing, flow control, is uvicorn's, unchanged.
+its actor the update and the ack together, and a write is a system call; and it lets the
+application write them at once, without a task or an await, while the socket takes them
+(``WRITE_NOW``). Everything else, framing, pings, closing, flow control, is uvicorn's,
+unchanged.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ from websockets.protocol import Protocol, State
 # The scope extension ``SocketProtocol`` announces: a ``websocket.send`` message may carry
 # ``texts``, a list of text frames, written to the socket in one go and in that order.
 SEND_MANY = "talon.websocket.send_many"
+# The scope extension whose ``write`` is ``SocketProtocol.write_now``: text frames written to
+# the socket at once, in one write, when it is open and its transport takes them; False
+# (nothing written) otherwise, and the application sends them the ASGI way.
+WRITE_NOW = "talon.websocket.write_now"
 
 
 class Inbox:
@@ -122,7 +128,7 @@ class Flag:
 class SocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol with ``Inbox`` and ``Flag`` in place of its
     queue and event, which lets go of the handshake once the connection is open, and writes
-    a batch of frames at once (``SEND_MANY``)."""
+    a batch of frames at once (``SEND_MANY``), or at once without an await (``WRITE_NOW``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -134,7 +140,9 @@ class SocketProtocol(WebSocketsSansIOProtocol):
     def handle_connect(self, event: Any) -> None:
         """uvicorn's, and the scope announces ``SEND_MANY``."""
         super().handle_connect(event)
-        self.scope["extensions"][SEND_MANY] = {}
+        extensions = self.scope["extensions"]
+        extensions[SEND_MANY] = {}
+        extensions[WRITE_NOW] = {"write": self.write_now}
 
     async def send(self, message: Any) -> None:
         """uvicorn's, and a ``websocket.send`` with ``texts`` (``SEND_MANY``) on an open
@@ -154,6 +162,24 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         except InvalidState:
             raise ClientDisconnected() from None
         self.transport.write(b"".join(conn.data_to_send()))
+
+    def write_now(self, texts: list[str]) -> bool:
+        """Frame ``texts`` and write them to the socket in one write, now, if the connection
+        is open and its transport is not paused; False, with nothing written, otherwise (the
+        caller then sends them with ``send``, which waits, or raises once the peer is gone)."""
+        conn = self.conn
+        if (
+            self.disconnected
+            or not self.writable.is_set()
+            or self.close_sent
+            or conn.state is not State.OPEN
+            or self.transport.is_closing()
+        ):
+            return False
+        for text in texts:
+            conn.send_text(text.encode())
+        self.transport.write(b"".join(conn.data_to_send()))
+        return True
 
     def start_keepalive(self) -> None:
         """Called once the handshake's response is sent: nothing reads the handshake again."""

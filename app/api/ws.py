@@ -12,6 +12,7 @@ import contextlib
 import logging
 import math
 import re
+import weakref
 from typing import Any
 
 import orjson
@@ -21,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app.api import chat as chat_api
 from app.api.limits import Limits, client_address
 from app.api.origin import CLOSE_BAD_ORIGIN, websocket_origin_allowed
-from app.api.socket_protocol import SEND_MANY
+from app.api.socket_protocol import WRITE_NOW
 from app.common.errors import (
     STORE_ERRORS,
     Forbidden,
@@ -70,18 +71,66 @@ UNAVAILABLE: tuple[type[Exception], ...] = (Unavailable, *STORE_ERRORS)
 GREETING_REFUSED: tuple[type[Exception], ...] = (ServiceError, *STORE_ERRORS)
 
 
-class Connection:
-    """One WebSocket viewer: a bounded send queue drained by its own task.
+class Outbox:
+    """The connections of one event loop with frames to write, written from one callback
+    once the callbacks ready now have run: every frame those queued (a move's update to each
+    viewer, the ack to its actor; every command one commit's answer woke) goes out then,
+    each connection's in one write, with no task woken per connection."""
 
-    ``deliver`` never blocks: a viewer that falls ``limit`` frames behind is closed with
-    4008 and recovers by reconnecting with ``since``; the others never wait for it.
+    __slots__ = ("_loop", "_waiting")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._waiting: list[Connection] = []
+
+    def add(self, connection: Connection) -> None:
+        """Write ``connection``'s queue once the callbacks ready now have run."""
+        if not self._waiting:
+            self._loop.call_soon(self._flush)
+        self._waiting.append(connection)
+
+    def _flush(self) -> None:
+        waiting, self._waiting = self._waiting, []
+        for connection in waiting:
+            connection.flush()
+
+
+_outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Outbox] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def outbox() -> Outbox:
+    """The running event loop's ``Outbox`` (one per loop; a test may run several loops)."""
+    loop = asyncio.get_running_loop()
+    found = _outboxes.get(loop)
+    if found is None:
+        found = _outboxes[loop] = Outbox(loop)
+    return found
+
+
+class Connection:
+    """One WebSocket viewer: a bounded send queue, written to the socket once per turn of
+    the event loop.
+
+    Under ``talon serve`` (``WRITE_NOW``) the loop's ``Outbox`` writes a connection's queue
+    once the turn that filled it is over, at once and in one write while the socket takes
+    it; a write that has to wait (the transport is paused: the peer reads slowly) is handed
+    to a task that sends the queue in order and ends once it is empty. On other servers a
+    task of the connection's own drains the queue. ``deliver`` never blocks: a viewer that
+    falls ``limit`` frames behind is closed with 4008 and recovers by reconnecting with
+    ``since``; the others never wait for it.
     """
 
     # Slots and a plain list: a connection is held for as long as its page, mostly idle, and
     # an empty deque alone takes about 760 bytes (docs/architecture.md, "Performance").
     __slots__ = (
+        "_listed",
+        "_outbox",
         "_pump",
+        "_stopped",
         "_wakeup",
+        "_write_now",
         "closing",
         "limit",
         "player_id",
@@ -98,14 +147,18 @@ class Connection:
         # change (a spectator who takes a seat). Never read back from outgoing frames.
         self.seat: int | None = None
         self.limit = limit
-        # Frames waiting to be sent (or being written), and one wake-up future: an
-        # asyncio.Queue costs more per frame, and every move sends several. A list, as it
-        # holds a frame or three.
+        # Frames waiting to be sent (or being written): a list, as it holds a frame or three.
         self.queue: list[Frame] = []
         self.closing = False
         self.revoked = False  # its token was revoked: nothing more is answered
-        self._pump: asyncio.Task[None] | None = None
-        self._wakeup: asyncio.Future[None] | None = None
+        self._pump: asyncio.Task[None] | None = None  # a write that waits, or the drain task
+        self._wakeup: asyncio.Future[None] | None = None  # the drain task's (other servers)
+        # Under WRITE_NOW, from ``start``: the socket's writer and the loop's outbox, and
+        # whether the outbox holds this connection until the turn is over.
+        self._write_now: Any = None
+        self._outbox: Outbox | None = None
+        self._listed = False
+        self._stopped = False
 
     def deliver(self, frame: Frame) -> None:
         """Queue a frame the table rendered for this viewer."""
@@ -120,40 +173,75 @@ class Connection:
             asyncio.get_running_loop().create_task(self._close_too_slow())
             return
         self.queue.append(frame)
+        if self._outbox is not None:
+            if not self._listed and self._pump is None:
+                self._listed = True
+                self._outbox.add(self)
+            return
         wakeup = self._wakeup
         if wakeup is not None and not wakeup.done():
             wakeup.set_result(None)
 
     def start(self) -> None:
-        """Start draining the queue into the socket."""
-        self._pump = asyncio.get_running_loop().create_task(self._drain())
+        """Start sending: what was queued before goes first."""
+        writer = self.websocket.scope.get("extensions", {}).get(WRITE_NOW)
+        if writer is None:
+            self._pump = asyncio.get_running_loop().create_task(self._drain_one_by_one())
+            return
+        self._write_now, self._outbox = writer["write"], outbox()
+        if self.queue:
+            self._listed = True
+            self._outbox.add(self)
+
+    def flush(self) -> None:
+        """(The outbox, once a turn is over.) Write everything queued now, in one write; if
+        the socket cannot take it now, a task sends it once it can."""
+        self._listed = False
+        queue = self.queue
+        if self._stopped or self._pump is not None or not queue:
+            return
+        count = len(queue)
+        texts = [frame if isinstance(frame, str) else encode(frame) for frame in queue]
+        try:
+            written = self._write_now(texts)
+        except Exception:  # the socket is gone: its reader sees the disconnect
+            log.debug("a write to a socket failed", exc_info=True)
+            self._stopped = True
+            return
+        if written:
+            del queue[:count]
+        else:
+            self._pump = asyncio.get_running_loop().create_task(self._drain_waiting())
 
     async def stop(self) -> None:
-        """Stop the pump (the socket itself is closed by the caller or the peer)."""
+        """Send nothing more and stop the pump (the socket itself is closed by the caller or
+        the peer)."""
+        self._stopped = True
         if self._pump is not None:
             self._pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._pump
 
-    async def _drain(self) -> None:
+    async def _drain_waiting(self) -> None:
+        """The socket could not take the queue at once: send it in order, each time all that
+        is queued in one send, waiting as the socket asks; end once it is empty. Each frame
+        stays counted against the limit until it is written."""
         queue, websocket = self.queue, self.websocket
-        if SEND_MANY not in websocket.scope.get("extensions", {}):
-            return await self._drain_one_by_one()
-        while True:
-            if queue:
-                # Everything queued, in one write to the socket; each frame stays counted
-                # against the limit until it is written.
+        try:
+            while queue:
                 count = len(queue)
                 texts = [frame if isinstance(frame, str) else encode(frame) for frame in queue]
                 await websocket.send({"type": "websocket.send", "texts": texts})
                 del queue[:count]
-                continue
-            self._wakeup = asyncio.get_running_loop().create_future()
-            await self._wakeup
+        except Exception:  # the socket is gone: its reader sees the disconnect
+            self._stopped = True
+        finally:
+            self._pump = None
 
     async def _drain_one_by_one(self) -> None:
         """A server whose protocol is not ``SocketProtocol`` (Starlette's test client, or
-        uvicorn run without ``talon serve``'s options): a frame per send."""
+        uvicorn run without ``talon serve``'s options): a frame per send, from a task of the
+        connection's own."""
         queue, send = self.queue, self.websocket.send_text
         while True:
             while queue:
@@ -161,6 +249,14 @@ class Connection:
                 await send(frame if isinstance(frame, str) else encode(frame))
             self._wakeup = asyncio.get_running_loop().create_future()
             await self._wakeup
+
+    def sending(self) -> bool:
+        """True while frames are queued and something will write them."""
+        if not self.queue or self._stopped:
+            return False
+        if self._outbox is not None:
+            return self._listed or self._pump is not None
+        return self._pump is not None and not self._pump.done()
 
     def hand_over(self) -> None:
         """The table moved to another worker: close with 4012 once what is queued is sent;
@@ -170,8 +266,8 @@ class Connection:
             asyncio.get_running_loop().create_task(self._close_moved())
 
     async def _close_moved(self) -> None:
-        for _ in range(100):  # let the pump send what the table queued before it left
-            if not self.queue or self._pump is None or self._pump.done():
+        for _ in range(100):  # let what the table queued before it left be sent
+            if not self.sending():
                 break
             await asyncio.sleep(0.01)
         await self.stop()

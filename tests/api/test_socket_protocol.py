@@ -17,7 +17,7 @@ from websockets.frames import Frame
 from websockets.protocol import Protocol
 from websockets.uri import parse_uri
 
-from app.api.socket_protocol import SEND_MANY, Flag, Inbox, SocketProtocol
+from app.api.socket_protocol import SEND_MANY, WRITE_NOW, Flag, Inbox, SocketProtocol
 from app.cli import uvicorn_options
 from app.settings import Settings
 from tests.support import live_server, settings_for
@@ -152,3 +152,36 @@ async def test_frames_sent_together_are_written_to_the_socket_at_once_in_order()
     texts = [event.data.decode() for event in client.events_received() if isinstance(event, Frame)]
     assert texts == ["update", "ack", "ünï"]
     protocol.connection_lost(None)
+
+
+async def test_frames_written_now_go_in_one_write_unless_the_transport_is_paused() -> None:
+    accepted: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        accepted.set_result(scope)
+        await receive()
+
+    config = Config(app=app, ws_ping_interval=None, lifespan="off")
+    config.load()
+    protocol = SocketProtocol(config, ServerState(), {})
+    transport = Transport()
+    protocol.connection_made(transport)
+    client = ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws"))
+    client.send_request(client.connect())
+    protocol.data_received(b"".join(client.data_to_send()))
+    scope = await asyncio.wait_for(accepted, 5)
+    write = scope["extensions"][WRITE_NOW]["write"]  # announced to the application
+    protocol.pause_writing()  # the peer reads slowly: nothing is written now
+    assert write(["held"]) is False
+    protocol.resume_writing()
+    assert write(["update", "ack"]) is True
+    handshake, *frames = transport.writes
+    assert len(frames) == 1  # two frames, one write, none of the refused one
+    client.receive_data(handshake + frames[0])
+    texts = [event.data.decode() for event in client.events_received() if isinstance(event, Frame)]
+    assert texts == ["update", "ack"]
+    protocol.connection_lost(None)
+    assert write(["gone"]) is False  # the peer is gone
+    assert len(transport.writes) == 2

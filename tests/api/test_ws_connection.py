@@ -1,5 +1,6 @@
 """A connection that falls too far behind is closed with 4008; the others never wait. Under
-``talon serve`` (``SEND_MANY``) a connection writes everything queued in one send, in order."""
+``talon serve`` (``WRITE_NOW``) a connection writes what a turn of the loop queued at the
+turn's end, in one write and in order; a write that must wait is finished by a task."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from starlette.websockets import WebSocketState
 
-from app.api.socket_protocol import SEND_MANY
+from app.api.socket_protocol import SEND_MANY, WRITE_NOW
 from app.api.ws import CLOSE_TOO_SLOW, Connection
 
 
@@ -35,25 +36,32 @@ class QuickSocket(StuckSocket):
         self.sent.append(text)
 
 
-class BatchingSocket(StuckSocket):
-    """A socket of ``talon serve``'s protocol: ``texts`` in one send (``SEND_MANY``); every
-    send waits for ``writable``, as the protocol waits while the transport is paused."""
-
-    scope = {"extensions": {SEND_MANY: {}}}
+class ProtocolSocket(StuckSocket):
+    """A socket of ``talon serve``'s protocol: ``write_now`` writes ``texts`` at once while
+    the transport is ``writable`` (``WRITE_NOW``); ``send`` with ``texts`` (``SEND_MANY``)
+    waits for it, as the protocol waits while the transport is paused."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.sends: list[list[str]] = []
+        self.scope = {"extensions": {SEND_MANY: {}, WRITE_NOW: {"write": self.write_now}}}
+        self.writes: list[list[str]] = []  # each write to the socket, in order
         self.writable = asyncio.Event()
         self.writable.set()
 
+    def write_now(self, texts: list[str]) -> bool:
+        if not self.writable.is_set():
+            return False
+        self.writes.append(list(texts))
+        self.sent.extend(texts)
+        return True
+
     async def send_text(self, text: str) -> None:
-        raise AssertionError("a SEND_MANY socket gets its frames as texts")
+        raise AssertionError("this socket gets its frames as texts")
 
     async def send(self, message: dict[str, Any]) -> None:
         assert message["type"] == "websocket.send"
         await self.writable.wait()
-        self.sends.append(list(message["texts"]))
+        self.writes.append(list(message["texts"]))
         self.sent.extend(message["texts"])
 
 
@@ -78,35 +86,65 @@ async def test_a_viewer_too_far_behind_is_closed_and_the_others_carry_on() -> No
     await fast.stop()
 
 
-async def test_frames_queued_together_go_in_one_send_in_their_order() -> None:
-    socket = BatchingSocket()
+async def test_the_frames_of_a_turn_go_in_one_write_at_its_end_in_their_order() -> None:
+    sockets = [ProtocolSocket(), ProtocolSocket()]
+    actor, other = (Connection(s, limit=8, player_id=None) for s in sockets)  # type: ignore[arg-type]
+    actor.start()
+    other.start()
+    # One move: each viewer's update, then the ack to its actor (already encoded text goes
+    # as it is); nothing is written before the turn ends.
+    actor.deliver({"type": "update", "version": 1})
+    other.deliver({"type": "update", "version": 1})
+    actor.deliver('{"type":"ack","version":1}')
+    assert sockets[0].writes == sockets[1].writes == []
+    await asyncio.sleep(0)
+    assert sockets[0].writes == [['{"type":"update","version":1}', '{"type":"ack","version":1}']]
+    assert sockets[1].writes == [['{"type":"update","version":1}']]
+    actor.deliver({"type": "update", "version": 2})
+    await asyncio.sleep(0)
+    assert sockets[0].writes[1:] == [['{"type":"update","version":2}']]
+    assert not actor.queue and not other.queue
+    await actor.stop()
+    actor.deliver({"type": "update", "version": 3})  # stopped: never written
+    await asyncio.sleep(0)
+    assert len(sockets[0].writes) == 2
+
+
+async def test_a_write_that_must_wait_is_finished_in_order_then_writes_go_at_once_again() -> None:
+    socket = ProtocolSocket()
+    socket.writable.clear()  # the transport is paused
     connection = Connection(socket, limit=8, player_id=None)  # type: ignore[arg-type]
+    connection.deliver({"type": "welcome", "version": 0})  # queued before start goes first
     connection.start()
     connection.deliver({"type": "update", "version": 1})
-    connection.deliver('{"type":"ack","version":1}')  # already encoded text goes as it is
-    for _ in range(100):
-        if socket.sends:
-            break
-        await asyncio.sleep(0)
-    assert socket.sends == [['{"type":"update","version":1}', '{"type":"ack","version":1}']]
+    await asyncio.sleep(0.01)  # the write could not go: a task waits with it
     connection.deliver({"type": "update", "version": 2})
+    assert socket.writes == [] and connection.sending()
+    socket.writable.set()
     for _ in range(100):
-        if len(socket.sends) == 2:
+        if not connection.queue:
             break
         await asyncio.sleep(0)
-    assert socket.sends[1] == ['{"type":"update","version":2}']
-    assert not connection.queue
+    assert socket.sent == [
+        '{"type":"welcome","version":0}',
+        '{"type":"update","version":1}',
+        '{"type":"update","version":2}',
+    ]
+    assert not connection.sending()
+    connection.deliver({"type": "update", "version": 3})
+    await asyncio.sleep(0)  # the task ended: the next frame goes at the turn's end
+    assert socket.writes[-1] == ['{"type":"update","version":3}']
     await connection.stop()
 
 
-async def test_a_batching_viewer_too_far_behind_is_closed_and_frames_in_flight_count() -> None:
-    socket = BatchingSocket()
-    socket.writable.clear()  # the peer reads nothing: the first send waits
+async def test_a_viewer_too_far_behind_is_closed_and_frames_waiting_to_be_written_count() -> None:
+    socket = ProtocolSocket()
+    socket.writable.clear()  # the peer reads nothing: the first write waits
     connection = Connection(socket, limit=8, player_id=None)  # type: ignore[arg-type]
     connection.start()
     for version in range(1, 5):
         connection.deliver({"type": "update", "version": version})
-    await asyncio.sleep(0.01)  # the pump took the four and waits on the socket
+    await asyncio.sleep(0.01)  # the task took the four and waits on the socket
     for version in range(5, 9):  # four more: eight waiting in all, in flight or queued
         connection.deliver({"type": "update", "version": version})
     assert not connection.closing
