@@ -126,40 +126,18 @@ class Transport(asyncio.Transport):
         self.closing = True
 
 
-async def test_frames_sent_together_are_written_to_the_socket_at_once_in_order() -> None:
-    sent: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        assert (await receive())["type"] == "websocket.connect"
-        await send({"type": "websocket.accept"})
-        await send({"type": "websocket.send", "texts": ["update", "ack", "ünï"]})
-        sent.set_result(scope)
-        await receive()
-
-    config = Config(app=app, ws_ping_interval=None, lifespan="off")
-    config.load()
-    protocol = SocketProtocol(config, ServerState(), {})
-    transport = Transport()
-    protocol.connection_made(transport)
-    client = ClientProtocol(parse_uri("ws://127.0.0.1:8000/ws"))
-    client.send_request(client.connect())
-    protocol.data_received(b"".join(client.data_to_send()))
-    scope = await asyncio.wait_for(sent, 5)
-    assert SEND_MANY in scope["extensions"]  # announced to the application
-    handshake, *frames = transport.writes
-    assert len(frames) == 1  # three frames, one write
-    client.receive_data(handshake + frames[0])
-    texts = [event.data.decode() for event in client.events_received() if isinstance(event, Frame)]
-    assert texts == ["update", "ack", "ünï"]
-    protocol.connection_lost(None)
-
-
-async def test_frames_written_now_go_in_one_write_unless_the_transport_is_paused() -> None:
+async def handshake(
+    texts: list[str] | None = None,
+) -> tuple[SocketProtocol, Transport, ClientProtocol, dict[str, Any]]:
+    """A ``SocketProtocol`` over a recording transport, opened by a client's handshake, and
+    the scope its application got once it accepted (and sent ``texts`` with ``SEND_MANY``)."""
     accepted: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         assert (await receive())["type"] == "websocket.connect"
         await send({"type": "websocket.accept"})
+        if texts is not None:
+            await send({"type": "websocket.send", "texts": texts})
         accepted.set_result(scope)
         await receive()
 
@@ -172,16 +150,34 @@ async def test_frames_written_now_go_in_one_write_unless_the_transport_is_paused
     client.send_request(client.connect())
     protocol.data_received(b"".join(client.data_to_send()))
     scope = await asyncio.wait_for(accepted, 5)
+    return protocol, transport, client, scope
+
+
+def received(client: ClientProtocol, data: bytes) -> list[str]:
+    """The text frames a client reads from ``data``."""
+    client.receive_data(data)
+    return [event.data.decode() for event in client.events_received() if isinstance(event, Frame)]
+
+
+async def test_frames_sent_together_are_written_to_the_socket_at_once_in_order() -> None:
+    protocol, transport, client, scope = await handshake(["update", "ack", "ünï"])
+    assert SEND_MANY in scope["extensions"]  # announced to the application
+    opening, *frames = transport.writes
+    assert len(frames) == 1  # three frames, one write
+    assert received(client, opening + frames[0]) == ["update", "ack", "ünï"]
+    protocol.connection_lost(None)
+
+
+async def test_frames_written_now_go_in_one_write_unless_the_transport_is_paused() -> None:
+    protocol, transport, client, scope = await handshake()
     write = scope["extensions"][WRITE_NOW]["write"]  # announced to the application
     protocol.pause_writing()  # the peer reads slowly: nothing is written now
     assert write(["held"]) is False
     protocol.resume_writing()
     assert write(["update", "ack"]) is True
-    handshake, *frames = transport.writes
+    opening, *frames = transport.writes
     assert len(frames) == 1  # two frames, one write, none of the refused one
-    client.receive_data(handshake + frames[0])
-    texts = [event.data.decode() for event in client.events_received() if isinstance(event, Frame)]
-    assert texts == ["update", "ack"]
+    assert received(client, opening + frames[0]) == ["update", "ack"]
     protocol.connection_lost(None)
     assert write(["gone"]) is False  # the peer is gone
     assert len(transport.writes) == 2
