@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import Connection, Engine, Executable, event
 from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy.engine import make_url
@@ -28,6 +29,21 @@ log = logging.getLogger(__name__)
 BoundStatement = tuple[Executable, dict[str, Any]]
 # A change that needs to read before it writes (a rating update), run the same way.
 Step = Callable[[Connection], None]
+
+
+def json_text(value: Any) -> str:
+    """The text every engine here writes to a JSON column: orjson's, as compact as the
+    protocol's frames (keys that are not strings written as strings, as ``json.dumps``
+    does). The group commit encodes every action and turn clock it stores: ``json.dumps``
+    took about a sixth of its thread's time. Either text reads back the same."""
+    return orjson.dumps(value, default=_as_float, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _as_float(value: Any) -> float:
+    """A subclass of ``float`` (numpy's, from an analysis) as ``json.dumps`` writes it."""
+    if isinstance(value, float):
+        return float(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 def execute_rows(
@@ -92,7 +108,11 @@ def sqlite_file_engine(url: str, *, writer: bool = False) -> Engine | None:
         return None
     ensure_sqlite_dir(url)
     engine = create_sync_engine(
-        parsed.set(drivername="sqlite"), pool_size=1, max_overflow=0, hide_parameters=True
+        parsed.set(drivername="sqlite"),
+        pool_size=1,
+        max_overflow=0,
+        hide_parameters=True,
+        json_serializer=json_text,
     )
     event.listen(engine, "connect", _tune_sqlite)
     if writer:
@@ -145,13 +165,23 @@ def create_engine(url: str) -> AsyncEngine:
         # aiosqlite's debug lines carry every statement's parameters (token hashes included).
         logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.root.level))
         engine = create_async_engine(
-            url, pool_size=1, max_overflow=0, pool_timeout=60, hide_parameters=True
+            url,
+            pool_size=1,
+            max_overflow=0,
+            pool_timeout=60,
+            hide_parameters=True,
+            json_serializer=json_text,
         )
         event.listen(engine.sync_engine, "connect", _tune_sqlite)
         return engine
     # Hidden parameters: a failed statement's log line must not carry a token hash or a seed.
     return create_async_engine(
-        url, pool_size=10, max_overflow=10, pool_pre_ping=True, hide_parameters=True
+        url,
+        pool_size=10,
+        max_overflow=10,
+        pool_pre_ping=True,
+        hide_parameters=True,
+        json_serializer=json_text,
     )
 
 
