@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 if __package__:  # imported as benchmarks.load (by the tests)
     from benchmarks.players import Figures, Start, play_tables, refusals
@@ -173,20 +174,20 @@ class Commits:
     def parse(cls, text: str) -> Commits | None:
         """From the Prometheus text, or None when the server has no such metrics (an older
         tree)."""
-        names = {
-            "talon_commit_batch_actions_count": "batches",
-            "talon_commit_batch_actions_sum": "actions",
-            "talon_commit_batch_seconds_sum": "seconds",
-            "talon_commit_thread_cpu_seconds_total": "cpu",
+        samples = {
+            sample.name: sample.value
+            for family in text_string_to_metric_families(text)
+            for sample in family.samples
         }
-        found = {}
-        for line in text.splitlines():
-            name, _, value = line.partition(" ")
-            if name in names:
-                found[names[name]] = float(value)
-        if len(found) < len(names):
+        try:
+            return cls(
+                int(samples["talon_commit_batch_actions_count"]),
+                int(samples["talon_commit_batch_actions_sum"]),
+                samples["talon_commit_batch_seconds_sum"],
+                samples["talon_commit_thread_cpu_seconds_total"],
+            )
+        except KeyError:
             return None
-        return cls(int(found["batches"]), int(found["actions"]), found["seconds"], found["cpu"])
 
 
 async def read_commits(base: str) -> Commits | None:

@@ -15,11 +15,10 @@ connection no longer needs once open, about 10 KiB of the 20 KiB it holds per co
 ``Inbox`` and ``Flag`` keep those promises with a list and a future made only while someone
 waits.
 
-It also writes several text frames with one write to the socket (``SEND_MANY``): a move sends
-its actor the update and the ack together, and a write is a system call; and it lets the
-application write them at once, without a task or an await, while the socket takes them
-(``WRITE_NOW``). Everything else, framing, pings, closing, flow control, is uvicorn's,
-unchanged.
+It also lets the application write several text frames to the socket in one write, at once,
+without a task or an await, while the socket takes them (``WRITE_NOW``): a move sends its
+actor the update and the ack together, and a write is a system call. Everything else,
+framing, pings, closing, flow control, is uvicorn's, unchanged.
 """
 
 from __future__ import annotations
@@ -27,17 +26,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.exceptions import InvalidState
 from websockets.protocol import Protocol, State
 
-# The scope extension ``SocketProtocol`` announces: a ``websocket.send`` message may carry
-# ``texts``, a list of text frames, written to the socket in one go and in that order.
-SEND_MANY = "talon.websocket.send_many"
-# The scope extension whose ``write`` is ``SocketProtocol.write_now``: text frames written to
-# the socket at once, in one write, when it is open and its transport takes them; False
-# (nothing written) otherwise, and the application sends them the ASGI way.
+# The scope extension ``SocketProtocol`` announces: its ``write`` is
+# ``SocketProtocol.write_now`` (text frames written to the socket at once, in one write and in
+# that order, while it is open and its transport takes them; False, nothing written,
+# otherwise), and its ``writable`` waits until the transport takes writes again (or the
+# connection is lost).
 WRITE_NOW = "talon.websocket.write_now"
 
 
@@ -128,7 +124,7 @@ class Flag:
 class SocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol with ``Inbox`` and ``Flag`` in place of its
     queue and event, which lets go of the handshake once the connection is open, and writes
-    a batch of frames at once (``SEND_MANY``), or at once without an await (``WRITE_NOW``)."""
+    a batch of frames at once without an await (``WRITE_NOW``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -138,35 +134,18 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         self.writable = writable  # type: ignore[assignment]
 
     def handle_connect(self, event: Any) -> None:
-        """uvicorn's, and the scope announces ``SEND_MANY``."""
+        """uvicorn's, and the scope announces ``WRITE_NOW``."""
         super().handle_connect(event)
-        extensions = self.scope["extensions"]
-        extensions[SEND_MANY] = {}
-        extensions[WRITE_NOW] = {"write": self.write_now}
-
-    async def send(self, message: Any) -> None:
-        """uvicorn's, and a ``websocket.send`` with ``texts`` (``SEND_MANY``) on an open
-        connection frames them all and writes them to the socket once."""
-        texts = message.get("texts")
-        if texts is None or message["type"] != "websocket.send":
-            return await super().send(message)
-        await self.writable.wait()
-        if self.disconnected:
-            raise ClientDisconnected()
-        if not self.handshake_complete or self.close_sent or self.initial_response is not None:
-            raise RuntimeError("Frames can be sent only on an open WebSocket.")
-        conn = self.conn
-        try:
-            for text in texts:
-                conn.send_text(text.encode())
-        except InvalidState:
-            raise ClientDisconnected() from None
-        self.transport.write(b"".join(conn.data_to_send()))
+        self.scope["extensions"][WRITE_NOW] = {
+            "write": self.write_now,
+            "writable": self.writable.wait,
+        }
 
     def write_now(self, texts: list[str]) -> bool:
         """Frame ``texts`` and write them to the socket in one write, now, if the connection
         is open and its transport is not paused; False, with nothing written, otherwise (the
-        caller then sends them with ``send``, which waits, or raises once the peer is gone)."""
+        caller waits for ``writable`` and tries again; False once more: the connection is
+        closing or gone)."""
         conn = self.conn
         if (
             self.disconnected

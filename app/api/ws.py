@@ -71,6 +71,17 @@ UNAVAILABLE: tuple[type[Exception], ...] = (Unavailable, *STORE_ERRORS)
 GREETING_REFUSED: tuple[type[Exception], ...] = (ServiceError, *STORE_ERRORS)
 
 
+def text_of(frame: Frame) -> str:
+    """A frame as sent: already encoded text (most: rendered once for every viewer) or a
+    frame of this connection's own, encoded now."""
+    return frame if isinstance(frame, str) else encode(frame)
+
+
+def texts_of(queue: list[Frame]) -> list[str]:
+    """Every queued frame as sent, in order."""
+    return [text_of(frame) for frame in queue]
+
+
 class Outbox:
     """The connections of one event loop with frames to write, written from one callback
     once the callbacks ready now have run: every frame those queued (a move's update to each
@@ -130,6 +141,7 @@ class Connection:
         "_pump",
         "_stopped",
         "_wakeup",
+        "_writable",
         "_write_now",
         "closing",
         "limit",
@@ -153,9 +165,11 @@ class Connection:
         self.revoked = False  # its token was revoked: nothing more is answered
         self._pump: asyncio.Task[None] | None = None  # a write that waits, or the drain task
         self._wakeup: asyncio.Future[None] | None = None  # the drain task's (other servers)
-        # Under WRITE_NOW, from ``start``: the socket's writer and the loop's outbox, and
-        # whether the outbox holds this connection until the turn is over.
+        # Under WRITE_NOW, from ``start``: the socket's writer and its wait for a paused
+        # transport, the loop's outbox, and whether the outbox holds this connection until
+        # the turn is over.
         self._write_now: Any = None
+        self._writable: Any = None
         self._outbox: Outbox | None = None
         self._listed = False
         self._stopped = False
@@ -188,7 +202,8 @@ class Connection:
         if writer is None:
             self._pump = asyncio.get_running_loop().create_task(self._drain_one_by_one())
             return
-        self._write_now, self._outbox = writer["write"], outbox()
+        self._write_now, self._writable = writer["write"], writer["writable"]
+        self._outbox = outbox()
         if self.queue:
             self._listed = True
             self._outbox.add(self)
@@ -201,9 +216,8 @@ class Connection:
         if self._stopped or self._pump is not None or not queue:
             return
         count = len(queue)
-        texts = [frame if isinstance(frame, str) else encode(frame) for frame in queue]
         try:
-            written = self._write_now(texts)
+            written = self._write_now(texts_of(queue))
         except Exception:  # the socket is gone: its reader sees the disconnect
             log.debug("a write to a socket failed", exc_info=True)
             self._stopped = True
@@ -223,17 +237,20 @@ class Connection:
                 await self._pump
 
     async def _drain_waiting(self) -> None:
-        """The socket could not take the queue at once: send it in order, each time all that
-        is queued in one send, waiting as the socket asks; end once it is empty. Each frame
-        stays counted against the limit until it is written."""
-        queue, websocket = self.queue, self.websocket
+        """The socket could not take the queue at once: once it can, write all that is
+        queued, again until the queue is empty, then end. Each frame stays counted against
+        the limit until it is written."""
+        queue = self.queue
         try:
-            while queue:
+            while queue and not self._stopped:
+                await self._writable()
                 count = len(queue)
-                texts = [frame if isinstance(frame, str) else encode(frame) for frame in queue]
-                await websocket.send({"type": "websocket.send", "texts": texts})
+                if not self._write_now(texts_of(queue)):
+                    self._stopped = True  # writable, yet not written: closing or gone
+                    return
                 del queue[:count]
         except Exception:  # the socket is gone: its reader sees the disconnect
+            log.debug("a write to a socket failed", exc_info=True)
             self._stopped = True
         finally:
             self._pump = None
@@ -245,8 +262,7 @@ class Connection:
         queue, send = self.queue, self.websocket.send_text
         while True:
             while queue:
-                frame = queue.pop(0)
-                await send(frame if isinstance(frame, str) else encode(frame))
+                await send(text_of(queue.pop(0)))
             self._wakeup = asyncio.get_running_loop().create_future()
             await self._wakeup
 

@@ -1,6 +1,6 @@
 """The WebSocket protocol talon serve gives uvicorn (app/api/socket_protocol.py): its queue
 and flag keep asyncio's promises, an open connection lets go of its handshake, and frames
-sent together are written at once."""
+written now go to the socket at once."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from websockets.frames import Frame
 from websockets.protocol import Protocol
 from websockets.uri import parse_uri
 
-from app.api.socket_protocol import SEND_MANY, WRITE_NOW, Flag, Inbox, SocketProtocol
+from app.api.socket_protocol import WRITE_NOW, Flag, Inbox, SocketProtocol
 from app.cli import uvicorn_options
 from app.settings import Settings
 from tests.support import live_server, settings_for
@@ -126,18 +126,14 @@ class Transport(asyncio.Transport):
         self.closing = True
 
 
-async def handshake(
-    texts: list[str] | None = None,
-) -> tuple[SocketProtocol, Transport, ClientProtocol, dict[str, Any]]:
+async def handshake() -> tuple[SocketProtocol, Transport, ClientProtocol, dict[str, Any]]:
     """A ``SocketProtocol`` over a recording transport, opened by a client's handshake, and
-    the scope its application got once it accepted (and sent ``texts`` with ``SEND_MANY``)."""
+    the scope its application got once it accepted."""
     accepted: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         assert (await receive())["type"] == "websocket.connect"
         await send({"type": "websocket.accept"})
-        if texts is not None:
-            await send({"type": "websocket.send", "texts": texts})
         accepted.set_result(scope)
         await receive()
 
@@ -159,25 +155,22 @@ def received(client: ClientProtocol, data: bytes) -> list[str]:
     return [event.data.decode() for event in client.events_received() if isinstance(event, Frame)]
 
 
-async def test_frames_sent_together_are_written_to_the_socket_at_once_in_order() -> None:
-    protocol, transport, client, scope = await handshake(["update", "ack", "ünï"])
-    assert SEND_MANY in scope["extensions"]  # announced to the application
-    opening, *frames = transport.writes
-    assert len(frames) == 1  # three frames, one write
-    assert received(client, opening + frames[0]) == ["update", "ack", "ünï"]
-    protocol.connection_lost(None)
-
-
-async def test_frames_written_now_go_in_one_write_unless_the_transport_is_paused() -> None:
+async def test_frames_written_now_go_in_one_write_in_order_unless_the_transport_is_paused() -> None:
     protocol, transport, client, scope = await handshake()
-    write = scope["extensions"][WRITE_NOW]["write"]  # announced to the application
+    extension = scope["extensions"][WRITE_NOW]  # announced to the application
+    write, writable = extension["write"], extension["writable"]
     protocol.pause_writing()  # the peer reads slowly: nothing is written now
     assert write(["held"]) is False
+    waiting = asyncio.ensure_future(writable())
+    await asyncio.sleep(0.01)
+    assert not waiting.done()  # until the transport takes writes again
     protocol.resume_writing()
-    assert write(["update", "ack"]) is True
+    await asyncio.wait_for(waiting, 5)
+    assert write(["update", "ack", "ünï"]) is True
     opening, *frames = transport.writes
-    assert len(frames) == 1  # two frames, one write, none of the refused one
-    assert received(client, opening + frames[0]) == ["update", "ack"]
+    assert len(frames) == 1  # three frames, one write, none of the refused one
+    assert received(client, opening + frames[0]) == ["update", "ack", "ünï"]
     protocol.connection_lost(None)
-    assert write(["gone"]) is False  # the peer is gone
+    await asyncio.wait_for(writable(), 5)  # a lost connection waits for nothing...
+    assert write(["gone"]) is False  # ... and takes nothing
     assert len(transport.writes) == 2

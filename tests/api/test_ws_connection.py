@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.websockets import WebSocketState
 
-from app.api.socket_protocol import SEND_MANY, WRITE_NOW
+from app.api.socket_protocol import WRITE_NOW
 from app.api.ws import CLOSE_TOO_SLOW, Connection
 
 
@@ -37,13 +37,14 @@ class QuickSocket(StuckSocket):
 
 
 class ProtocolSocket(StuckSocket):
-    """A socket of ``talon serve``'s protocol: ``write_now`` writes ``texts`` at once while
-    the transport is ``writable`` (``WRITE_NOW``); ``send`` with ``texts`` (``SEND_MANY``)
-    waits for it, as the protocol waits while the transport is paused."""
+    """A socket of ``talon serve``'s protocol (``WRITE_NOW``): ``write_now`` writes ``texts``
+    at once while the transport is ``writable``, and the extension's ``writable`` waits for
+    that, as the protocol's does while the transport is paused."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.scope = {"extensions": {SEND_MANY: {}, WRITE_NOW: {"write": self.write_now}}}
+        extension = {"write": self.write_now, "writable": self.wait_writable}
+        self.scope = {"extensions": {WRITE_NOW: extension}}
         self.writes: list[list[str]] = []  # each write to the socket, in order
         self.writable = asyncio.Event()
         self.writable.set()
@@ -55,14 +56,11 @@ class ProtocolSocket(StuckSocket):
         self.sent.extend(texts)
         return True
 
-    async def send_text(self, text: str) -> None:
-        raise AssertionError("this socket gets its frames as texts")
-
-    async def send(self, message: dict[str, Any]) -> None:
-        assert message["type"] == "websocket.send"
+    async def wait_writable(self) -> None:
         await self.writable.wait()
-        self.writes.append(list(message["texts"]))
-        self.sent.extend(message["texts"])
+
+    async def send_text(self, text: str) -> None:
+        raise AssertionError("this socket gets its frames through write_now")
 
 
 async def test_a_viewer_too_far_behind_is_closed_and_the_others_carry_on() -> None:
