@@ -14,6 +14,7 @@ const LONGEST_HOLD = 3000; // ms: a press held longer, or a release never seen, 
  */
 export function redrawsAfterPresses(root, redraw) {
   let pressing = false;
+  let presses = 0; // counts presses: a release ends its own press, never a later one
   let wanted = false;
   let timer = null;
   const end = () => {
@@ -26,12 +27,20 @@ export function redrawsAfterPresses(root, redraw) {
     }
   };
   const pressed = () => {
+    presses += 1;
     pressing = true;
     clearTimeout(timer);
     timer = setTimeout(end, LONGEST_HOLD);
   };
-  // The click comes right after the release, in the same task: end the hold after it.
-  const released = () => setTimeout(end, 0);
+  // The click comes right after the release, in the same task: end the hold after it, unless
+  // another press began meanwhile (a quick second click on a busy page, whose timers wait
+  // behind its input): that press holds on until its own release.
+  const released = () => {
+    const press = presses;
+    setTimeout(() => {
+      if (press === presses) end();
+    }, 0);
+  };
   root.addEventListener("pointerdown", pressed, true);
   document.addEventListener("pointerup", released, true);
   document.addEventListener("pointercancel", released, true);
