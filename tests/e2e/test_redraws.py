@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.e2e.conftest import Server, boxes
-from tests.e2e.drive import live_table, play, take_seat
+from tests.e2e.drive import Seat, live_table, play, take_seat
 
 
 def press(page: Page, selector: str) -> None:
@@ -35,22 +35,44 @@ def a_card(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     return rng.choice([a for a in legal if a["type"] == "play" and not a.get("marriage")])
 
 
+def bela_on_move(seats: list[Seat]) -> bool:
+    return seats[0].to_move == 1
+
+
+class Scene:
+    """Anna's page at a live table, drawn, with Bela on move (her first game's hints shown)."""
+
+    def __init__(self, new_page: Any, server: Server) -> None:
+        self.url = server.url
+        self.table, self.players = live_table(server.url)
+        self.rng = random.Random(3)
+        seats = play(self.url, self.table, self.players, self.rng, bela_on_move)
+        self.version = seats[0].version
+        self.anna = take_seat(new_page("anna"), self.table, self.players[0])
+        self.drawn(self.version)
+
+    def drawn(self, version: int) -> None:
+        """Wait until Anna's page shows ``version``."""
+        expect(self.anna.locator(".table-page")).to_have_attribute("data-version", str(version))
+
+    def bela_plays(self) -> None:
+        """Bela plays a card; return once Anna's page has taken it in (it tells screen
+        readers at once, whether or not it may draw the table yet)."""
+        version = self.version
+        play(self.url, self.table, self.players, self.rng, lambda s: s[0].version > version, a_card)
+        expect(self.anna.locator("#sr-live")).to_contain_text("Bela plays")
+
+
 def test_a_button_held_while_the_opponent_moves_still_clicks(new_page: Any, server: Server) -> None:
-    table, players = live_table(server.url)
-    rng = random.Random(3)
-    seats = play(server.url, table, players, rng, lambda seats: seats[0].to_move == 1)
-    anna = take_seat(new_page("anna"), table, players[0])
-    expect(anna.locator(".table-page")).to_have_attribute("data-version", str(seats[0].version))
+    scene = Scene(new_page, server)
+    anna, version = scene.anna, scene.version
     hints = anna.get_by_test_id("hints")
     press(anna, "[data-action=hints-done]")
-    version = seats[0].version
-    play(server.url, table, players, rng, lambda seats: seats[0].version > version, a_card)
-    # The page has taken Bela's card in (it tells screen readers at once) before the release.
-    expect(anna.locator("#sr-live")).to_contain_text("Bela plays")
+    scene.bela_plays()  # before the release
     anna.mouse.up()
     expect(hints).to_have_count(0)
     # And the held redraw comes once the press is over.
-    expect(anna.locator(".table-page")).to_have_attribute("data-version", str(version + 1))
+    scene.drawn(version + 1)
 
 
 COUNT_DRAWS = """() => {
@@ -97,19 +119,14 @@ TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAni
 
 
 def test_a_second_press_is_not_ended_by_the_first_release(new_page: Any, server: Server) -> None:
-    table, players = live_table(server.url)
-    rng = random.Random(3)
-    seats = play(server.url, table, players, rng, lambda seats: seats[0].to_move == 1)
-    anna = take_seat(new_page("anna"), table, players[0])
-    expect(anna.locator(".table-page")).to_have_attribute("data-version", str(seats[0].version))
+    scene = Scene(new_page, server)
+    anna, version = scene.anna, scene.version
     anna.evaluate(PRESS_RELEASE_PRESS)
-    version = seats[0].version
-    play(server.url, table, players, rng, lambda seats: seats[0].version > version, a_card)
-    expect(anna.locator("#sr-live")).to_contain_text("Bela plays")
+    scene.bela_plays()
     anna.evaluate(TWO_FRAMES)
     # Still the pressed button: the update's redraw waits for the second press's release.
     expect(anna.locator("[data-pressed=twice]")).to_have_count(1)
-    expect(anna.locator(".table-page")).to_have_attribute("data-version", str(version))
+    scene.drawn(version)
     anna.evaluate("() => document.dispatchEvent(new PointerEvent('pointerup', { bubbles: true }))")
-    expect(anna.locator(".table-page")).to_have_attribute("data-version", str(version + 1))
+    scene.drawn(version + 1)
     expect(anna.locator("[data-pressed=twice]")).to_have_count(0)
