@@ -6,9 +6,7 @@ live table from its action log, and disposes of the engine at shutdown.
 
 from __future__ import annotations
 
-import gc
 import logging
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,6 +23,7 @@ from app.api.body_limit import BodyLimit
 from app.api.headers import SecurityHeaders
 from app.api.slow_requests import SlowRequests
 from app.api.socket_routes import Endpoint, SocketFirstApp
+from app.common.runtime import settle_runtime
 from app.services import Services
 from app.settings import Settings, get_settings
 
@@ -86,30 +85,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if STATIC.is_dir():
         serve_client(app)
     return app
-
-
-# Young-generation threshold and the two older ones (the interpreter's default: 700, 10, 10).
-GC_THRESHOLDS = (20_000, 20, 50)
-
-
-# How long the event loop may hold the interpreter lock while another thread waits for it:
-# Python's default, 5 ms, set explicitly. The group commit's writer thread needs the lock for
-# a moment at each step of a batch. 1 ms (tried to shorten those waits) made the two threads
-# hand the lock over more often, and cost more CPU per move than it saved in waiting:
-# 11-16% more in side-by-side runs, with no better p99 (docs/architecture.md, "Performance").
-SWITCH_INTERVAL = 0.005
-
-
-def settle_runtime() -> None:
-    """Once started: take everything alive now (modules, routes, rebuilt tables) out of the
-    cycle collector's sight and run it less often, and set how soon a waiting thread gets the
-    interpreter lock (``SWITCH_INTERVAL``). Play allocates mostly short-lived objects
-    that reference counting frees; with the defaults, full collections over the growing heap
-    stalled every table for tens to hundreds of milliseconds under load."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-    sys.setswitchinterval(SWITCH_INTERVAL)
 
 
 def serve_client(app: FastAPI) -> None:
