@@ -88,11 +88,13 @@ def test_the_relay_floor_benchmark_measures_both_servers_and_another_tree() -> N
     assert re.search(rf"the same for {re.escape(tree)}: \d+\.\d+, \d+\.\d+", out), out
     # Each Talon run reads its group commit from /metrics: every move it counted was stored
     # (and some in flight when the players stopped).
-    for played in re.split(r"--- round \d of 2: the bare relay[^\n]*\n", out)[:2]:
-        for talon in played.split("--- round")[1:]:
-            moves = count(r"accepted moves: (\d+) ", talon)[0]
-            batches, actions = count(r"group commit: (\d+) transactions, (\d+) actions", talon)
-            assert 0 < batches <= actions and actions >= moves, talon
+    sections = re.split(r"--- round \d of 2: ", out)[1:]
+    talons = [section for section in sections if section.startswith("Talon")]
+    assert len(talons) == 4, out
+    for talon in talons:
+        moves = count(r"accepted moves: (\d+) ", talon)[0]
+        batches, actions = count(r"group commit: (\d+) transactions, (\d+) actions", talon)
+        assert 0 < batches <= actions and actions >= moves, talon
 
 
 def test_the_relay_floor_benchmark_measures_its_idle_connections() -> None:
