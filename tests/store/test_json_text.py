@@ -38,6 +38,8 @@ def test_keys_that_are_not_strings_and_floats_of_numpy_are_written_as_json_dumps
     assert json_text({"a": 1}) == '{"a":1}'  # compact, as the protocol's frames
 
 
-def test_what_json_cannot_write_is_refused() -> None:
+def test_what_json_cannot_write_and_integers_beyond_64_bits_are_refused() -> None:
     with pytest.raises(TypeError):
         json_text({"x": object()})
+    with pytest.raises(TypeError):
+        json_text({"x": 2**64})
