@@ -202,14 +202,29 @@ def _turn_refusal(state: State, seat: int, kind: str) -> IllegalAction | None:
     The checks ``apply`` makes before it looks at the action itself: the match or the deal is
     over, another seat is on move, the four-hand bidding is still going on.
     """
+    code = _turn_illegal(state, seat, kind)
+    return None if code is None else IllegalAction(code, _TURN_REFUSALS[code])
+
+
+_TURN_REFUSALS: Final = {
+    Illegal.MATCH_OVER: "The match is over.",
+    Illegal.DEAL_OVER: "The deal is over.",
+    Illegal.NOT_YOUR_TURN: "It is not your turn.",
+    Illegal.BIDDING_NOT_OVER: "The bidding is not over yet.",
+}
+"""The sentence of each refusal ``_turn_refusal`` can give."""
+
+
+def _turn_illegal(state: State, seat: int, kind: str) -> Illegal | None:
+    """The code of ``_turn_refusal``, without the exception (a view asks for every card)."""
     if state.match_over:
-        return IllegalAction(Illegal.MATCH_OVER, "The match is over.")
+        return Illegal.MATCH_OVER
     if state.deal_over:
-        return IllegalAction(Illegal.DEAL_OVER, "The deal is over.")
+        return Illegal.DEAL_OVER
     if seat != state.to_move:
-        return IllegalAction(Illegal.NOT_YOUR_TURN, "It is not your turn.")
+        return Illegal.NOT_YOUR_TURN
     if state.bidding and kind not in ("bid", "pass"):
-        return IllegalAction(Illegal.BIDDING_NOT_OVER, "The bidding is not over yet.")
+        return Illegal.BIDDING_NOT_OVER
     return None
 
 
@@ -232,9 +247,9 @@ def unplayable(state: State, seat: int) -> dict[str, Illegal]:
     {<Illegal.NOT_YOUR_TURN: 'not_your_turn'>}
     """
     hand = state.hands[seat]
-    refusal = _turn_refusal(state, seat, "play")
+    refusal = _turn_illegal(state, seat, "play")
     if refusal is not None:
-        return {card.code: refusal.code for card in hand}
+        return {card.code: refusal for card in hand}
     if not _strict_follow(state):
         return {}
     allowed = follow_cards(state, hand)
@@ -250,17 +265,22 @@ def marriage_pending(state: State, seat: int) -> bool:
     return state.tricks_won[seat] == 0
 
 
-def marriage_offers(state: State, seat: int) -> list[tuple[str, int, bool]]:
+def marriage_offers(
+    state: State, seat: int, legal: list[Action] | None = None
+) -> list[tuple[str, int, bool]]:
     """The marriages ``seat`` may declare now: ``(suit, points, pending)`` in suit order.
 
     ``points`` is what the marriage is worth (:func:`marriage_points`); ``pending`` is True if
     it would wait for the declarer's (side's) first trick (:func:`marriage_pending`).
+    ``legal``: ``legal_actions(state, seat)`` when the caller has it already.
 
     >>> from app.engine import new_deal, preset
     >>> marriage_offers(new_deal(preset("sixty-six"), seed="x"), 0)
     []
     """
-    suits = {a.card.suit for a in legal_actions(state, seat) if a.marriage and a.card is not None}
+    if legal is None:
+        legal = legal_actions(state, seat)
+    suits = {a.card.suit for a in legal if a.marriage and a.card is not None}
     pending = marriage_pending(state, seat)
     return [(suit, marriage_points(state, suit), pending) for suit in SUITS if suit in suits]
 

@@ -143,12 +143,13 @@ def seat_options(state: State, seat: int | None) -> SeatOptions:
     """
     if seat is None:
         return {"legal": [], "unplayable": {}, "declarable": []}
+    legal = legal_actions(state, seat)
     return {
-        "legal": [a.to_json() for a in legal_actions(state, seat)],
+        "legal": [a.to_json() for a in legal],
         "unplayable": {code: str(reason) for code, reason in unplayable(state, seat).items()},
         "declarable": [
             {"suit": suit, "points": points, "pending": pending}
-            for suit, points, pending in marriage_offers(state, seat)
+            for suit, points, pending in marriage_offers(state, seat, legal)
         ],
     }
 
