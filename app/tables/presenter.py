@@ -127,7 +127,7 @@ def record_of(
             "type": "update",
             "match_id": match_id,
             "version": version,
-            "events": [e for e in (event.for_viewer(seat) for event in events) if e is not None],
+            "events": [seen for event in events if (seen := event.for_viewer(seat)) is not None],
             "to_move": state.to_move,
             "abortable": abortable,
             **seat_options(state, seat),

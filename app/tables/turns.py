@@ -4,6 +4,7 @@ that checks, stores and steps to an action, and keeps the clock of the seat on m
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import Any
 
@@ -43,9 +44,11 @@ ALARM_RETRY_S = 2.0
 class PlayedTable(Table):
     """A table's turn clocks and action path (its actor's, ``TableAuthority``)."""
 
-    @property
+    @functools.cached_property
     def clock_rules(self) -> ClockRules | None:
-        """The table's turn clock (None: untimed)."""
+        """The table's turn clock (None: untimed). Read once: a table's clock mode and the
+        server's lengths never change while it is in memory, and an action reads it four
+        times."""
         return self.clock_settings.rules(self.clock_mode)
 
     def humans(self) -> set[int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -21,7 +22,14 @@ from app.store import matches as match_store
 from app.store import tables as table_store
 from app.tables import presenter
 from app.tables.authority import TableAuthority
-from app.tables.clocks import ClockRules, TurnClock, after_move, clock_frame, start_clock
+from app.tables.clocks import (
+    ClockRules,
+    TurnClock,
+    after_move,
+    clock_frame,
+    millis,
+    start_clock,
+)
 from app.tables.commands import Timeout
 from tests.support import settings_for
 from tests.tables.helpers import ManualTime, Recorder, settle
@@ -61,6 +69,18 @@ def test_the_clock_frame_counts_down_to_the_deadline_from_the_servers_time() -> 
     assert frame["type"] == "clock" and frame["server_time"] == T0 + 20
     assert frame["remaining"][clock.seat] == 70 and frame["remaining"][1 - clock.seat] == 60
     assert frame["version"] == 3 and frame["per_move"] == 30 and frame["bank"] == 60
+
+
+def test_a_frame_s_seconds_are_rounded_to_the_millisecond() -> None:
+    generator = random.Random(3)
+    for scale in (1.0, 90.0, 86_400.0, T0):
+        for _ in range(2_000):
+            seconds = generator.random() * scale
+            # As round() gives them, but that a tie may go the other way.
+            assert abs(millis(seconds) - round(seconds, 3)) <= 0.001 + 1e-9 * scale
+            if abs(seconds * 1000 % 1 - 0.5) > 1e-3:  # no tie in sight
+                assert millis(seconds) == round(seconds, 3)
+    assert millis(70.0) == 70.0 and millis(12.3456) == 12.346 and millis(0.0004) == 0.0
 
 
 # -- the table's owner -------------------------------------------------------------------
@@ -129,6 +149,15 @@ async def until(check: Callable[[], bool], seconds: float = 10.0) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("never happened")
+
+
+async def test_a_table_works_out_its_clock_once(database_url: str) -> None:
+    # A move reads the table's clock four times; its mode and lengths never change.
+    async with running(database_url, ManualTime()) as services:
+        authority, _ = await timed_table(services)
+        rules = authority.clock_rules
+        assert rules is not None and rules.mode == "move"
+        assert authority.clock_rules is rules
 
 
 async def test_a_timeout_hands_the_seat_to_a_computer_player_once_and_the_player_reclaims_it(
