@@ -3,7 +3,8 @@ so that they cannot rot unseen: each plays every move it tries, with no timeout,
 connection, version gap or error in a seat's reader (the soak benchmark no desync; the relay
 floor answers every move on both servers and prints their ratio, and holds its idle
 connections; the group commit and the command path measure both trees, the command path with
-no action refused). Only counts are checked, never a timing or a size."""
+no action refused, and it counts instructions under callgrind). Only counts are checked, never
+a timing or a size."""
 
 from __future__ import annotations
 
@@ -126,3 +127,13 @@ def test_the_command_path_benchmark_measures_both_trees_with_no_action_refused()
     order = re.findall(r"round (\d): (this tree|/\S+):", out)
     assert order == [("1", tree), ("1", "this tree"), ("2", "this tree"), ("2", tree)], out
     assert re.search(r"this tree: median \d+\.\d us per action", out), out
+
+
+def test_the_command_path_benchmark_counts_instructions_under_callgrind() -> None:
+    out = run(
+        "command_path.py",
+        *("--instructions", "--tables", "2", "--moves", "30", "--rounds", "1"),
+    )
+    found = re.search(r"this tree: median (\d+\.\d) k instructions per action", out)
+    assert found, out
+    assert float(found.group(1)) > 0  # counted only while the actions were measured
