@@ -159,6 +159,10 @@ class Table:
     acted: frozenset[int] = frozenset()
     timekeeper: Timekeeper = field(default_factory=Timekeeper)
     _alarm: Alarm | None = field(default=None, init=False, repr=False)
+    # When the alarm set rings (wall time), and the running clock's deadline and version it
+    # rings for: the deadline may have moved later since it was set (``PlayedTable.arm``).
+    _alarm_at: float = field(default=0.0, init=False, repr=False)
+    _due: tuple[float, int] | None = field(default=None, init=False, repr=False)
     # A standing rematch offer after a match (``tables.rematch``); memory only.
     rematch: RematchOffer | None = None
     # Each seat's presence (connected, away, gone), from ``watchers`` and ``clock``.
@@ -410,6 +414,7 @@ class Table:
         """Memory holds no match any more (it was aborted): no state, records or clock."""
         self.match_id, self.state, self.records, self.acted = None, None, [], frozenset()
         self.turn_clock = None
+        self._due = None
         if self._alarm is not None:
             self._alarm.cancel()
             self._alarm = None

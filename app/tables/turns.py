@@ -89,23 +89,45 @@ class PlayedTable(Table):
         self.arm()
 
     def arm(self) -> None:
-        """Set the alarm for the running clock's deadline (replacing any other); at an
-        untimed table, or with nobody's clock running, there is none."""
-        self.disarm()
+        """Make the alarm ring for the running clock's deadline (and for no other); at an
+        untimed table, or with nobody's clock running, none rings.
+
+        A move usually puts the deadline later, so an alarm already set for an earlier time
+        is kept: when it rings it finds the later deadline and sets itself again for it. A
+        move then costs no alarm of the event loop's, only this note of the deadline."""
         deadline = self.deadline()
         if deadline is None or self.turn_clock is None:
+            self.disarm()
             return
-        version = self.turn_clock.version
-        self._alarm = self.timekeeper.call_at(deadline, lambda: self._ring(version))
+        self._due = (deadline, self.turn_clock.version)
+        if self._alarm is None or self._alarm_at > deadline:
+            self._set_alarm(deadline)
 
     def disarm(self) -> None:
         """Stop the running clock's alarm."""
+        self._due = None
         if self._alarm is not None:
             self._alarm.cancel()
             self._alarm = None
 
-    def _ring(self, version: int) -> None:
+    def _set_alarm(self, when: float) -> None:
+        """Ring at ``when`` (wall time), instead of at any time set before."""
+        if self._alarm is not None:
+            self._alarm.cancel()
+        self._alarm_at = when
+        self._alarm = self.timekeeper.call_at(when, self._ring)
+
+    def _ring(self) -> None:
+        """The alarm rang: the clock it was set for runs out now, or it moved on (a move,
+        a retry) and the alarm is set again for its deadline."""
         self._alarm = None
+        if self._due is None:
+            return
+        deadline, version = self._due
+        if deadline > self.timekeeper.now():
+            self._set_alarm(deadline)
+            return
+        self._due = None
         self.ask(Timeout(version)).add_done_callback(self._rang)
 
     def _rang(self, answer: asyncio.Future[None]) -> None:
@@ -116,8 +138,9 @@ class PlayedTable(Table):
         exc = answer.exception()
         log.warning("a turn clock's consequence failed: %s", exc, extra=self._log_fields())
         if isinstance(exc, Unavailable) and self._alarm is None:
-            version = self.version
-            self._alarm = self.timekeeper.call_later(ALARM_RETRY_S, lambda: self._ring(version))
+            retry = self.timekeeper.now() + ALARM_RETRY_S
+            self._due = (retry, self.version)
+            self._set_alarm(retry)
 
     async def forfeit(self, seat: int, holder: SeatHolder, consequence: str) -> None:
         """Inside a command: ``seat``, whose player ran out of time (``forfeit``) or is gone

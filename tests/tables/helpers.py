@@ -103,6 +103,7 @@ class ManualTime(Timekeeper):
         self._now = now
         self._alarms: list[tuple[float, int, ManualAlarm]] = []
         self._order = itertools.count()
+        self.alarms_set = 0  # every alarm ever set, rung or cancelled or not
 
     def __call__(self) -> float:
         return self._now
@@ -113,6 +114,7 @@ class ManualTime(Timekeeper):
     def call_at(self, when: float, ring: Callable[[], None]) -> ManualAlarm:
         alarm = ManualAlarm(ring)
         heapq.heappush(self._alarms, (when, next(self._order), alarm))
+        self.alarms_set += 1
         return alarm
 
     async def advance(self, seconds: float, *tables: TableAuthority) -> None:

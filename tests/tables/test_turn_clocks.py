@@ -236,6 +236,34 @@ async def test_a_move_in_time_stops_the_alarm_and_a_late_ring_changes_nothing(
         assert not authority.abandoned and time.pending() == 1  # only the new turn's alarm
 
 
+async def test_a_move_keeps_the_alarm_and_it_waits_for_the_new_deadline(
+    database_url: str,
+) -> None:
+    time = ManualTime()
+    async with running(database_url, time) as services:
+        authority, players = await timed_table(services)
+        for player in players:  # both connected: no presence alarm is set
+            await authority.attach(Recorder(None), player.id, None)
+        await every_seat_acts(authority, players)
+        seat = authority.state.to_move if authority.state else None
+        assert seat is not None
+        await time.advance(10, authority)
+        alarms = time.alarms_set
+        await authority.act(players[seat].id, authority.version, await legal_move(authority, seat))
+        # The alarm set for the old deadline (90 s) stays; no other is set for the new one.
+        assert time.alarms_set == alarms and time.pending() == 1
+        mover = authority.state.to_move if authority.state else None
+        assert mover is not None and authority.turn_clock is not None
+        await time.advance(80, authority)  # the old deadline: the alarm rings and waits on
+        assert not authority.abandoned and time.pending() == 1
+        assert time.alarms_set == alarms + 1
+        await time.advance(9.9, authority)
+        assert not authority.abandoned  # 0.1 s to go
+        await time.advance(0.2, authority)  # the new deadline: the seat on move is taken over
+        assert bot_level(authority.seats[mover].player_id) == "medium"
+        assert authority.abandoned[mover].player_id == players[mover].id
+
+
 async def test_a_forfeit_on_time_is_a_resignation_in_the_log(database_url: str) -> None:
     time = ManualTime()
     async with running(database_url, time) as services:
