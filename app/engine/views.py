@@ -149,7 +149,8 @@ def seat_options(state: State, seat: int | None) -> SeatOptions:
         "unplayable": {code: str(reason) for code, reason in unplayable(state, seat).items()},
         "declarable": [
             {"suit": suit, "points": points, "pending": pending}
-            for suit, points, pending in marriage_offers(state, seat, legal)
+            # A marriage is declared by a legal action: none to offer without any.
+            for suit, points, pending in (marriage_offers(state, seat, legal) if legal else [])
         ],
     }
 
