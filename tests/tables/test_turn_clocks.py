@@ -114,6 +114,21 @@ async def timed_table(
     return await services.tables.authority(table["id"]), [anna, bela]
 
 
+async def connected_timed_table(services: Services) -> tuple[TableAuthority, list[Player]]:
+    """``timed_table`` with both players' sockets open: no presence alarm is set."""
+    authority, players = await timed_table(services)
+    for player in players:
+        await authority.attach(Recorder(None), player.id, None)
+    return authority, players
+
+
+def on_move(authority: TableAuthority) -> int:
+    """The seat on move (there is one)."""
+    seat = authority.state.to_move if authority.state else None
+    assert seat is not None
+    return seat
+
+
 async def legal_move(authority: TableAuthority, seat: int) -> dict[str, Any]:
     if authority.records:
         legal = json.loads(authority.records[-1].frame_for(seat))["legal"]
@@ -126,8 +141,7 @@ async def every_seat_acts(authority: TableAuthority, players: list[Player]) -> N
     """Play until every seat has acted in the first deal (before that, a timeout aborts the
     match: ``test_aborts.py``); no time passes."""
     while authority.abortable:
-        seat = authority.state.to_move if authority.state else None
-        assert seat is not None
+        seat = on_move(authority)
         await authority.act(players[seat].id, authority.version, await legal_move(authority, seat))
 
 
@@ -170,9 +184,8 @@ async def test_a_timeout_hands_the_seat_to_a_computer_player_once_and_the_player
         watcher = Recorder(None)
         await authority.attach(watcher, None, None)
         assert watcher.frames[-1]["type"] == "clock"  # a new viewer is told the clock
-        seat = authority.state.to_move if authority.state else None
-        assert seat is not None and authority.turn_clock is not None
-        assert authority.turn_clock.seat == seat
+        seat = on_move(authority)
+        assert authority.turn_clock is not None and authority.turn_clock.seat == seat
         row = await stored_row(services, authority.table_id)
         assert row.clock_deadline == T0 + 90  # durable: in the table's row
         await time.advance(89.9, authority)
@@ -220,11 +233,8 @@ async def test_a_move_in_time_stops_the_alarm_and_a_late_ring_changes_nothing(
 ) -> None:
     time = ManualTime()
     async with running(database_url, time) as services:
-        authority, players = await timed_table(services)
-        for player in players:  # both connected: no presence alarm is set
-            await authority.attach(Recorder(None), player.id, None)
-        seat = authority.state.to_move if authority.state else None
-        assert seat is not None
+        authority, players = await connected_timed_table(services)
+        seat = on_move(authority)
         before = authority.version
         await time.advance(89, authority)  # one second to spare: 59 s of the bank spent
         await authority.act(players[seat].id, before, await legal_move(authority, seat))
@@ -241,19 +251,15 @@ async def test_a_move_keeps_the_alarm_and_it_waits_for_the_new_deadline(
 ) -> None:
     time = ManualTime()
     async with running(database_url, time) as services:
-        authority, players = await timed_table(services)
-        for player in players:  # both connected: no presence alarm is set
-            await authority.attach(Recorder(None), player.id, None)
+        authority, players = await connected_timed_table(services)
         await every_seat_acts(authority, players)
-        seat = authority.state.to_move if authority.state else None
-        assert seat is not None
+        seat = on_move(authority)
         await time.advance(10, authority)
         alarms = time.alarms_set
         await authority.act(players[seat].id, authority.version, await legal_move(authority, seat))
         # The alarm set for the old deadline (90 s) stays; no other is set for the new one.
         assert time.alarms_set == alarms and time.pending() == 1
-        mover = authority.state.to_move if authority.state else None
-        assert mover is not None and authority.turn_clock is not None
+        mover = on_move(authority)
         await time.advance(80, authority)  # the old deadline: the alarm rings and waits on
         assert not authority.abandoned and time.pending() == 1
         assert time.alarms_set == alarms + 1
@@ -269,8 +275,8 @@ async def test_a_forfeit_on_time_is_a_resignation_in_the_log(database_url: str) 
     async with running(database_url, time) as services:
         authority, players = await timed_table(services, on_timeout="forfeit")
         await every_seat_acts(authority, players)
-        seat = authority.state.to_move if authority.state else None
-        assert seat is not None and authority.match_id is not None
+        seat = on_move(authority)
+        assert authority.match_id is not None
         await time.advance(90, authority)
         assert authority.state is not None and authority.state.match_over
         assert authority.state.match_winner == 1 - seat
