@@ -21,7 +21,6 @@ Everything here is pure: the table's owner sets the alarm (``app.tables.alarms``
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -44,12 +43,6 @@ class ClockRules:
 
     def to_json(self) -> dict[str, Any]:
         """The clock as the lobby and the ``clock`` frame show it."""
-        return dict(self._json)
-
-    @functools.cached_property
-    def _json(self) -> dict[str, Any]:
-        """``to_json`` made once (every ``clock`` frame and update carries it); never handed
-        out, only copied."""
         return {"mode": self.mode, "per_move": self.per_move, "bank": self.bank}
 
 
@@ -162,7 +155,7 @@ def clock_frame(rules: ClockRules, clock: TurnClock, now: float) -> dict[str, An
         remaining[clock.seat] = max(0.0, deadline - now)
     return {
         "type": "clock",
-        **rules._json,
+        **rules.to_json(),
         "seat": clock.seat,
         "version": clock.version,
         "remaining": [millis(r) for r in remaining],
