@@ -414,6 +414,10 @@ class Table:
         """Memory holds no match any more (it was aborted): no state, records or clock."""
         self.match_id, self.state, self.records, self.acted = None, None, [], frozenset()
         self.turn_clock = None
+        self.disarm()
+
+    def disarm(self) -> None:
+        """Stop the running clock's alarm (``PlayedTable.arm`` sets it)."""
         self._due = None
         if self._alarm is not None:
             self._alarm.cancel()

@@ -103,13 +103,6 @@ class PlayedTable(Table):
         if self._alarm is None or self._alarm_at > deadline:
             self._set_alarm(deadline)
 
-    def disarm(self) -> None:
-        """Stop the running clock's alarm."""
-        self._due = None
-        if self._alarm is not None:
-            self._alarm.cancel()
-            self._alarm = None
-
     def _set_alarm(self, when: float) -> None:
         """Ring at ``when`` (wall time), instead of at any time set before."""
         if self._alarm is not None:
