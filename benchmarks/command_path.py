@@ -23,7 +23,7 @@ asserts a timing.
 
 ``--instructions`` counts instead of timing: each measurement runs under valgrind's callgrind
 with its counting switched on only while the actions are measured, and prints the thousands of
-instructions the loop's thread ran per action. Those move by about 1% from run to run where
+instructions the loop's thread ran per action. Those moved by 2% at most from run to run where
 the CPU time moves by 10-20%, so a change of a few microseconds shows; they leave out the
 kernel's work and the cost of cache misses, so a change worth keeping is timed too. Under
 callgrind everything runs some fifty times slower: use a few tables and a few thousand moves.
